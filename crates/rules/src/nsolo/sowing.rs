@@ -1,0 +1,289 @@
+//! Sowing with relay, exact detection of endless sowings, the front capture.
+//!
+//! A sowing's state when a handful is lifted is the mover's circuit and the
+//! pit lifted; the next state follows from it alone, so a sowing is endless
+//! exactly when a state comes back. Brent's cycle finding compares each state
+//! with one saved at power-of-two steps: exact, with one saved copy.
+
+use super::{Bonus, Distributions, MAX_CIRCUIT, Origin, OriginList, Pit, Position, Side, keys};
+use crate::IllegalMove;
+
+/// A position after the sowing and the front capture, waiting for the bonus.
+#[derive(Debug, Clone)]
+pub struct Sown {
+    pos: Position,
+    origin: Pit,
+    end: Pit,
+    captured: u8,
+    required: u8,
+}
+
+/// Sows the circuit from `start`; returns the last pit, or `None` if endless.
+fn sow_circuit(cells: &mut [u8], keys: &[u64], start: usize, hash: &mut u64) -> Option<usize> {
+    let len = cells.len();
+    let mut pos = start;
+    let mut hand = lift(cells, keys, pos, hash);
+    let mut saved = [0u8; MAX_CIRCUIT];
+    saved[..len].copy_from_slice(cells);
+    let (mut saved_pos, mut power, mut steps) = (pos, 1u32, 0u32);
+    loop {
+        for _ in 0..hand {
+            pos += 1;
+            if pos == len {
+                pos = 0;
+            }
+            cells[pos] += 1;
+            *hash = hash.wrapping_add(keys[pos]);
+        }
+        if cells[pos] == 1 {
+            return Some(pos);
+        }
+        hand = lift(cells, keys, pos, hash);
+        if pos == saved_pos && cells == &saved[..len] {
+            return None;
+        }
+        steps += 1;
+        if steps == power {
+            saved[..len].copy_from_slice(cells);
+            (saved_pos, power, steps) = (pos, power * 2, 0);
+        }
+    }
+}
+
+fn lift(cells: &mut [u8], keys: &[u64], pos: usize, hash: &mut u64) -> u8 {
+    let hand = cells[pos];
+    cells[pos] = 0;
+    *hash = hash.wrapping_sub(u64::from(hand).wrapping_mul(keys[pos]));
+    hand
+}
+
+impl Position {
+    /// Circuit pits the mover may start from, before the endless check: the
+    /// pits of two or more, or else the single stones whose next pit is empty.
+    pub(super) fn candidate_mask(&self) -> u128 {
+        let cells = self.circuit(self.turn);
+        let mut mask = 0u128;
+        for (i, &c) in cells.iter().enumerate() {
+            mask |= u128::from(c >= 2) << i;
+        }
+        if mask != 0 {
+            return mask;
+        }
+        for (i, &c) in cells.iter().enumerate() {
+            let next = cells[(i + 1) % cells.len()];
+            mask |= u128::from(c == 1 && next == 0) << i;
+        }
+        mask
+    }
+
+    /// Sows from circuit pit `i` (a candidate); `None` if the sowing is endless.
+    pub fn sow(&self, i: usize) -> Option<Sown> {
+        let me = self.turn;
+        let them = me.other();
+        let mut pos = self.clone();
+        let base = me.index() * MAX_CIRCUIT;
+        let keys = &keys::PIT[base..base + pos.circuit_len()];
+        let mut hash = pos.pit_hash;
+        let end = sow_circuit(pos.circuit_mut(me), keys, i, &mut hash)?;
+        pos.pit_hash = hash;
+        let n = usize::from(self.size);
+        let (mut captured, mut required) = (0, 0);
+        if end >= n {
+            let front = 3 * n - 1 - end;
+            let slot = them.index() * MAX_CIRCUIT + front;
+            captured = pos.cells[slot];
+            pos.cells[slot] = 0;
+            pos.pit_hash = pos.pit_hash.wrapping_sub(u64::from(captured).wrapping_mul(keys::PIT[slot]));
+            pos.stones[them.index()] -= captured;
+            required = captured.min(pos.stones[them.index()]);
+        }
+        Some(Sown {
+            origin: Pit::from_circuit(me, i, self.size),
+            end: Pit::from_circuit(me, end, self.size),
+            pos,
+            captured,
+            required,
+        })
+    }
+
+    /// Sows from `pit` after checking that the mover may start there.
+    pub fn sow_pit(&self, pit: Pit) -> Result<Sown, IllegalMove> {
+        let me = self.turn;
+        if self.stones(me) == 0 {
+            return Err(IllegalMove::new("the game is over"));
+        }
+        if pit.owner() != me {
+            return Err(IllegalMove(format!("{pit} is not a pit of {me}")));
+        }
+        let i = pit.circuit_index(self.size).ok_or_else(|| {
+            IllegalMove(format!("no pit {pit} on a 4x{} board", self.size))
+        })?;
+        if self.candidate_mask() & (1 << i) == 0 {
+            let why = match self.circuit(me)[i] {
+                0 => "is empty",
+                1 if self.has_big_pit() => "holds a single stone while a pit holds two or more",
+                _ => "holds a single stone whose next pit is not empty",
+            };
+            return Err(IllegalMove(format!("{pit} {why}")));
+        }
+        self.sow(i).ok_or_else(|| IllegalMove(format!("the sowing from {pit} never ends")))
+    }
+
+    fn has_big_pit(&self) -> bool {
+        self.circuit(self.turn).iter().any(|&c| c >= 2)
+    }
+
+    /// Every legal origin with the bonus it obliges, in canonical pit order.
+    pub fn legal_origins(&self) -> OriginList {
+        let mut list = OriginList::new();
+        if self.stones(self.turn) == 0 {
+            return list;
+        }
+        let mut mask = self.candidate_mask();
+        while mask != 0 {
+            let i = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            if let Some(sown) = self.sow(i) {
+                list.push(Origin { pit: sown.origin, bonus: sown.required });
+            }
+        }
+        list.sort_unstable_by_key(|o| o.pit);
+        list
+    }
+
+    /// Whether any origin sows to an end.
+    pub fn has_legal_origin(&self) -> bool {
+        let mut mask = self.candidate_mask();
+        while mask != 0 {
+            let i = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            if self.sow(i).is_some() {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The number of legal complete moves, bonus distributions counted
+    /// without listing them.
+    pub fn count_moves(&self) -> u128 {
+        if self.stones(self.turn) == 0 {
+            return 0;
+        }
+        let mut mask = self.candidate_mask();
+        let mut total = 0u128;
+        while mask != 0 {
+            let i = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            total += self.sow(i).map_or(0, |sown| sown.count_bonuses());
+        }
+        total
+    }
+
+    /// Every legal complete move, origin by origin, bonus by bonus.
+    pub fn legal_moves(&self) -> impl Iterator<Item = super::Move> + '_ {
+        self.legal_origins().into_iter().flat_map(move |origin| {
+            let sown = self.sow_pit(origin.pit).expect("a legal origin sows");
+            let pit = sown.origin;
+            sown.distributions().map(move |bonus| super::Move::new(pit, bonus))
+        })
+    }
+}
+
+impl Sown {
+    /// The position after sowing and front capture, before the bonus and
+    /// with the mover still to move.
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    pub fn origin(&self) -> Pit {
+        self.origin
+    }
+
+    /// The pit where the last stone fell.
+    pub fn end(&self) -> Pit {
+        self.end
+    }
+
+    /// Stones taken from the opposite inner pit.
+    pub fn captured(&self) -> u8 {
+        self.captured
+    }
+
+    /// Bonus stones the mover must now remove.
+    pub fn required(&self) -> u8 {
+        self.required
+    }
+
+    /// The side that loses the bonus stones.
+    pub fn victim(&self) -> Side {
+        self.pos.turn.other()
+    }
+
+    /// Every bonus this sowing allows, lazily (one empty bonus if none).
+    pub fn distributions(&self) -> Distributions {
+        Distributions::new(&self.pos, self.victim(), self.required)
+    }
+
+    /// The number of bonuses this sowing allows.
+    pub fn count_bonuses(&self) -> u128 {
+        let victim = self.victim();
+        super::count_distributions(self.pos.circuit(victim), self.required)
+    }
+
+    /// Removes the bonus and passes the turn, after checking the bonus.
+    pub fn finish(self, bonus: &Bonus) -> Result<Position, IllegalMove> {
+        let victim = self.victim();
+        let taken = bonus.total();
+        if taken > 0 && bonus.victim() != victim {
+            return Err(IllegalMove(format!("the bonus must be taken from {victim}'s pits")));
+        }
+        for (pit, n) in bonus.iter() {
+            let have = self.pos.count(pit).ok_or_else(|| {
+                IllegalMove(format!("no pit {pit} on a 4x{} board", self.pos.size))
+            })?;
+            if n > have {
+                return Err(IllegalMove(format!("bonus takes {n} from {pit}, which holds {have}")));
+            }
+        }
+        if taken != u32::from(self.required) {
+            let s = if taken == 1 { "" } else { "s" };
+            return Err(IllegalMove(format!(
+                "bonus removes {taken} stone{s}, {} required",
+                self.required
+            )));
+        }
+        Ok(self.finish_unchecked(bonus))
+    }
+
+    /// Removes a bonus known to be valid and passes the turn.
+    pub fn finish_unchecked(mut self, bonus: &Bonus) -> Position {
+        let victim = self.victim();
+        let base = victim.index() * MAX_CIRCUIT;
+        for (pit, n) in bonus.iter() {
+            let i = base + pit.circuit_index(self.pos.size).expect("checked");
+            self.pos.cells[i] -= n;
+            self.pos.pit_hash = self.pos.pit_hash.wrapping_sub(u64::from(n).wrapping_mul(keys::PIT[i]));
+            self.pos.stones[victim.index()] -= n;
+        }
+        self.pos.turn = victim;
+        self.pos
+    }
+
+    /// Removes the bonus chosen by `pick`, which is called once per stone with
+    /// the victim's circuit and must return the index of a non-empty pit.
+    pub fn finish_with(mut self, mut pick: impl FnMut(&[u8]) -> usize) -> Position {
+        let victim = self.victim();
+        let base = victim.index() * MAX_CIRCUIT;
+        for _ in 0..self.required {
+            let i = pick(self.pos.circuit(victim));
+            assert!(self.pos.circuit(victim)[i] > 0, "bonus picked an empty pit");
+            self.pos.cells[base + i] -= 1;
+            self.pos.pit_hash = self.pos.pit_hash.wrapping_sub(keys::PIT[base + i]);
+            self.pos.stones[victim.index()] -= 1;
+        }
+        self.pos.turn = victim;
+        self.pos
+    }
+}
