@@ -60,7 +60,8 @@ fn lift(cells: &mut [u8], keys: &[u64], pos: usize, hash: &mut u64) -> u8 {
 impl Position {
     /// Circuit pits the mover may start from, before the endless check: the
     /// pits of two or more, or else the single stones whose next pit is empty.
-    pub(super) fn candidate_mask(&self) -> u128 {
+    /// Bit `i` stands for circuit index `i`; [`Position::sow`] takes one.
+    pub fn candidate_mask(&self) -> u128 {
         let cells = self.circuit(self.turn);
         let mut mask = 0u128;
         for (i, &c) in cells.iter().enumerate() {

@@ -36,7 +36,7 @@ fn parse_rank(text: &str, rank: u8, balls: &mut [u32; 2]) -> Result<(), ParseErr
                 }
                 1
             }
-            '1'..='5' => c as u8 - b'0',
+            '1'..='9' => c as u8 - b'0',
             _ => return Err(ParseError::new(format!("rank {}: unexpected {c:?}", rank + 1))),
         };
         file = file.saturating_add(width);
