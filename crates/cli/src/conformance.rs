@@ -70,6 +70,8 @@ pub fn replay(game: Game, start: &StartArgs, moves: &[String]) -> Result<(), Fai
 
 fn summary<P: GamePosition>(start: P, moves: &[String]) -> Result<(String, String), Failure> {
     let record = Record::replay(start, moves).map_err(|e| Failure::Input(e.to_string()))?;
-    let result = record.outcome().map_or_else(|| "ongoing".to_owned(), |o| o.to_string());
+    let result = record
+        .outcome()
+        .map_or_else(|| "ongoing".to_owned(), |o| o.to_string());
     Ok((record.position().to_string(), result))
 }

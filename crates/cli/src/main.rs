@@ -14,7 +14,11 @@ use clap::{Parser, Subcommand};
 use crate::start::{Game, StartArgs};
 
 #[derive(Debug, Parser)]
-#[command(name = "palabre", version, about = "Yoté and Nsolo: rules engine and tools")]
+#[command(
+    name = "palabre",
+    version,
+    about = "Yoté and Nsolo: rules engine and tools"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -66,9 +70,12 @@ impl From<std::io::Error> for Failure {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Perft { game, depth, start, divide } => {
-            conformance::perft(game, &start, depth, divide)
-        }
+        Command::Perft {
+            game,
+            depth,
+            start,
+            divide,
+        } => conformance::perft(game, &start, depth, divide),
         Command::Moves { game, start } => conformance::moves(game, &start),
         Command::Replay { game, start, moves } => conformance::replay(game, &start, &moves),
     };

@@ -8,9 +8,17 @@ const REPETITION: &str = "A8 D2/A1:1 B3/C1:1,C2:1 C8 A5/C1:1 D6 B7/C1:1 C3 A4 D5
     D1/A5:1 B6/C1:1 D5 B2 D4 B5 D3 A1 D2 B4 C2 A2 D1 A3 C5 A4 C6 A5 D8 A6 D5 B6";
 
 fn palabre(args: &[&str]) -> (i32, String, String) {
-    let out = Command::cargo_bin("palabre").unwrap().args(args).output().unwrap();
+    let out = Command::cargo_bin("palabre")
+        .unwrap()
+        .args(args)
+        .output()
+        .unwrap();
     let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
-    (out.status.code().unwrap(), text(out.stdout), text(out.stderr))
+    (
+        out.status.code().unwrap(),
+        text(out.stdout),
+        text(out.stderr),
+    )
 }
 
 fn last_line(s: &str) -> &str {
@@ -32,7 +40,10 @@ fn perft_divide_sums_to_the_total() {
     let lines: Vec<&str> = out.lines().collect();
     let (total, rest) = lines.split_last().unwrap();
     assert_eq!(rest.len(), 847);
-    let sum: u64 = rest.iter().map(|l| l.split(' ').nth(1).unwrap().parse::<u64>().unwrap()).sum();
+    let sum: u64 = rest
+        .iter()
+        .map(|l| l.split(' ').nth(1).unwrap().parse::<u64>().unwrap())
+        .sum();
     assert_eq!((sum, *total), (659_143, "659143"));
 }
 
@@ -51,9 +62,24 @@ fn replay_prints_position_and_result() {
     let (code, out, _) = palabre(&["replay", "yote", "c3", "c4", "d3"]);
     assert_eq!(code, 0);
     assert_eq!(out, "fen: 5/2b2/2rr1/5/5 10 11 b 3\nresult: ongoing\n");
-    let (_, out, _) = palabre(&["replay", "yote", "--fen", "5/5/r4/r4/br1r1 0 0 r 10", "d1-c1"]);
-    assert_eq!(out, "fen: 5/5/r4/r4/brr2 0 0 b 11\nresult: red wins by ndar-kepp\n");
-    let (_, out, _) = palabre(&["replay", "yote", "--fen", "r3r/5/5/5/b3b 0 0 r 119", "a5-b5"]);
+    let (_, out, _) = palabre(&[
+        "replay",
+        "yote",
+        "--fen",
+        "5/5/r4/r4/br1r1 0 0 r 10",
+        "d1-c1",
+    ]);
+    assert_eq!(
+        out,
+        "fen: 5/5/r4/r4/brr2 0 0 b 11\nresult: red wins by ndar-kepp\n"
+    );
+    let (_, out, _) = palabre(&[
+        "replay",
+        "yote",
+        "--fen",
+        "r3r/5/5/5/b3b 0 0 r 119",
+        "a5-b5",
+    ]);
     assert_eq!(last_line(&out), "result: draw by quiet-moves");
     let (_, out, _) = palabre(&["replay", "yote", "--fen", "r3r/5/1rb2/5/5 0 0 r 7", "b3xd3"]);
     assert_eq!(last_line(&out), "result: red wins by all-captured");
@@ -87,7 +113,13 @@ fn input_errors_exit_2_with_one_line_and_no_output() {
         &["replay", "yote", "c3", "c3"],
         &["replay", "yote", "c3", "zz"],
         &["replay", "nsolo", "A1/C2:1"],
-        &["replay", "yote", "--fen", "r3r/5/5/5/b3b 0 0 r 120", "a5-b5"],
+        &[
+            "replay",
+            "yote",
+            "--fen",
+            "r3r/5/5/5/b3b 0 0 r 120",
+            "a5-b5",
+        ],
     ];
     for args in cases {
         let (code, out, err) = palabre(args);
@@ -96,9 +128,15 @@ fn input_errors_exit_2_with_one_line_and_no_output() {
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
     }
     let (_, _, err) = palabre(&["replay", "yote", "c3", "c3"]);
-    assert!(err.contains("ply 1") && err.contains("c3") && err.contains("occupied"), "{err}");
+    assert!(
+        err.contains("ply 1") && err.contains("c3") && err.contains("occupied"),
+        "{err}"
+    );
     let (_, _, err) = palabre(&["replay", "nsolo", "A1/C2:1"]);
-    assert!(err.contains("ply 0") && err.contains("bonus removes 1 stone, 2 required"), "{err}");
+    assert!(
+        err.contains("ply 0") && err.contains("bonus removes 1 stone, 2 required"),
+        "{err}"
+    );
     let (_, _, err) = palabre(&["perft", "yote", "1", "--fen", "5/5/5/5/6 12 12 r 0"]);
     assert!(err.contains("rank 1 covers 6 holes, expected 5"), "{err}");
 }

@@ -35,13 +35,23 @@ fn playouts(size: u8, rng: &mut SmallRng) -> Position {
     let mut pos = start.clone();
     let (mut length, mut plies) = (0, 0);
     while plies < PLIES {
-        let sown = if length < MAX_GAME { random_sowing(&pos, rng) } else { None };
+        let sown = if length < MAX_GAME {
+            random_sowing(&pos, rng)
+        } else {
+            None
+        };
         match sown {
             Some(sown) => {
                 pos = sown.finish_with(|cells| {
                     let full = cells.iter().filter(|&&c| c > 0).count();
                     let k = rng.gen_range(0..full);
-                    cells.iter().enumerate().filter(|(_, c)| **c > 0).nth(k).unwrap().0
+                    cells
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, c)| **c > 0)
+                        .nth(k)
+                        .unwrap()
+                        .0
                 });
                 length += 1;
                 plies += 1;
@@ -56,13 +66,20 @@ fn playouts(size: u8, rng: &mut SmallRng) -> Position {
 }
 
 fn benches(c: &mut Criterion) {
-    println!("size_of::<nsolo::Position>() = {} bytes", std::mem::size_of::<Position>());
+    println!(
+        "size_of::<nsolo::Position>() = {} bytes",
+        std::mem::size_of::<Position>()
+    );
     let mut group = c.benchmark_group("nsolo");
     group.sample_size(20);
     let start8 = Position::start(8).unwrap();
-    group.bench_function("perft2_4x8", |b| b.iter(|| assert_eq!(perft(&start8, 2), 659_143)));
+    group.bench_function("perft2_4x8", |b| {
+        b.iter(|| assert_eq!(perft(&start8, 2), 659_143))
+    });
     let start36 = Position::start(36).unwrap();
-    group.bench_function("count_moves_4x36", |b| b.iter(|| assert_eq!(start36.count_moves(), 114_335)));
+    group.bench_function("count_moves_4x36", |b| {
+        b.iter(|| assert_eq!(start36.count_moves(), 114_335))
+    });
     group.throughput(Throughput::Elements(PLIES));
     let mut rng = SmallRng::seed_from_u64(1);
     for size in [8u8, 36] {

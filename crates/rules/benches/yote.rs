@@ -23,10 +23,15 @@ fn playouts(rng: &mut SmallRng) -> Position {
 }
 
 fn benches(c: &mut Criterion) {
-    println!("size_of::<yote::Position>() = {} bytes", std::mem::size_of::<Position>());
+    println!(
+        "size_of::<yote::Position>() = {} bytes",
+        std::mem::size_of::<Position>()
+    );
     let mut group = c.benchmark_group("yote");
     group.sample_size(10);
-    group.bench_function("perft6_start", |b| b.iter(|| assert_eq!(perft(&Position::START, 6), 146_092_272)));
+    group.bench_function("perft6_start", |b| {
+        b.iter(|| assert_eq!(perft(&Position::START, 6), 146_092_272))
+    });
     group.throughput(Throughput::Elements(PLIES));
     let mut rng = SmallRng::seed_from_u64(1);
     group.bench_function("random_playout_plies", |b| b.iter(|| playouts(&mut rng)));

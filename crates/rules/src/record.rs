@@ -19,14 +19,25 @@ pub struct Record<P: GamePosition> {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum RecordError {
     #[error("ply {ply}: malformed move {text:?}: {error}")]
-    Malformed { ply: usize, text: String, error: ParseError },
+    Malformed {
+        ply: usize,
+        text: String,
+        error: ParseError,
+    },
     #[error("ply {ply}: illegal move {text}: {error}")]
-    Illegal { ply: usize, text: String, error: IllegalMove },
+    Illegal {
+        ply: usize,
+        text: String,
+        error: IllegalMove,
+    },
 }
 
 impl<P: GamePosition> Record<P> {
     pub fn new(start: P) -> Record<P> {
-        Record { positions: vec![start], moves: Vec::new() }
+        Record {
+            positions: vec![start],
+            moves: Vec::new(),
+        }
     }
 
     /// Plays the move strings in order from `start`.
@@ -35,11 +46,13 @@ impl<P: GamePosition> Record<P> {
         for text in moves {
             let text = text.as_ref();
             let ply = record.ply();
-            let m = text.parse::<P::Move>().map_err(|error| RecordError::Malformed {
-                ply,
-                text: text.to_owned(),
-                error,
-            })?;
+            let m = text
+                .parse::<P::Move>()
+                .map_err(|error| RecordError::Malformed {
+                    ply,
+                    text: text.to_owned(),
+                    error,
+                })?;
             record.play(&m).map_err(|error| RecordError::Illegal {
                 ply,
                 text: text.to_owned(),
@@ -73,7 +86,9 @@ impl<P: GamePosition> Record<P> {
     }
 
     pub fn position(&self) -> &P {
-        self.positions.last().expect("a record always holds its start")
+        self.positions
+            .last()
+            .expect("a record always holds its start")
     }
 
     /// The position after `ply` moves.
@@ -97,11 +112,17 @@ impl<P: GamePosition> Record<P> {
     /// still has stones.
     pub fn outcome(&self) -> Option<Outcome<P::Side>> {
         let current = self.position().outcome();
-        if let Some(Outcome::Win { reason: WinReason::NoStones, .. }) = current {
+        if let Some(Outcome::Win {
+            reason: WinReason::NoStones,
+            ..
+        }) = current
+        {
             return current;
         }
         if P::REPETITION_DRAWS && self.is_repetition() {
-            return Some(Outcome::Draw { reason: DrawReason::Repetition });
+            return Some(Outcome::Draw {
+                reason: DrawReason::Repetition,
+            });
         }
         current
     }

@@ -12,7 +12,10 @@ fn cases(text: &str) -> Vec<(String, Vec<(u32, u128)>)> {
             let expected = parts
                 .map(|p| {
                     let (d, n) = p.split_once(' ').expect("D<depth> <count>");
-                    (d.trim_start_matches('D').parse().unwrap(), n.parse().unwrap())
+                    (
+                        d.trim_start_matches('D').parse().unwrap(),
+                        n.parse().unwrap(),
+                    )
                 })
                 .collect();
             (fen, expected)
@@ -27,7 +30,11 @@ fn yote_suite() {
     for (fen, expected) in suite {
         let pos: yote::Position = fen.parse().unwrap_or_else(|e| panic!("{fen}: {e}"));
         for (depth, count) in expected {
-            assert_eq!(u128::from(yote::perft(&pos, depth)), count, "{fen} depth {depth}");
+            assert_eq!(
+                u128::from(yote::perft(&pos, depth)),
+                count,
+                "{fen} depth {depth}"
+            );
         }
     }
 }

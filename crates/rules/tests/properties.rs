@@ -60,8 +60,11 @@ fn any_yote_move() -> impl Strategy<Value = yote::Move> {
     prop_oneof![
         any_square().prop_map(|to| yote::Move::Place { to }),
         (any_square(), any_square()).prop_map(|(from, to)| yote::Move::Step { from, to }),
-        (any_square(), any_square(), second)
-            .prop_map(|(from, to, second)| yote::Move::Capture { from, to, second }),
+        (any_square(), any_square(), second).prop_map(|(from, to, second)| yote::Move::Capture {
+            from,
+            to,
+            second
+        }),
     ]
 }
 

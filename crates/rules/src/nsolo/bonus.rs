@@ -18,7 +18,10 @@ pub struct Bonus {
 impl Bonus {
     /// No stone taken from `victim`.
     pub const fn none(victim: Side) -> Bonus {
-        Bonus { victim, counts: [0; MAX_CIRCUIT] }
+        Bonus {
+            victim,
+            counts: [0; MAX_CIRCUIT],
+        }
     }
 
     pub const fn victim(&self) -> Side {
@@ -34,7 +37,11 @@ impl Bonus {
 
     /// Stones taken from `pit`.
     pub fn get(&self, pit: Pit) -> u8 {
-        if pit.owner() == self.victim { self.counts[pit.side_slot()] } else { 0 }
+        if pit.owner() == self.victim {
+            self.counts[pit.side_slot()]
+        } else {
+            0
+        }
     }
 
     pub fn total(&self) -> u32 {
@@ -115,13 +122,23 @@ impl Distributions {
             .iter()
             .enumerate()
             .filter(|(_, c)| **c > 0)
-            .map(|(i, &c)| (Pit::from_circuit(victim, i, pos.size()).side_slot() as u8, c))
+            .map(|(i, &c)| {
+                (
+                    Pit::from_circuit(victim, i, pos.size()).side_slot() as u8,
+                    c,
+                )
+            })
             .collect();
         pits.sort_unstable();
         let mut take: ArrayVec<u8, MAX_CIRCUIT> = pits.iter().map(|_| 0).collect();
         fill(&pits, &mut take, 0, stones);
         let available: u32 = pits.iter().map(|p| u32::from(p.1)).sum();
-        Distributions { victim, pits, take, done: available < u32::from(stones) }
+        Distributions {
+            victim,
+            pits,
+            take,
+            done: available < u32::from(stones),
+        }
     }
 
     fn current(&self) -> Bonus {

@@ -23,7 +23,10 @@ impl Move {
 
     /// A move with no bonus.
     pub const fn sowing(origin: Pit) -> Move {
-        Move { origin, bonus: Bonus::none(origin.owner().other()) }
+        Move {
+            origin,
+            bonus: Bonus::none(origin.owner().other()),
+        }
     }
 
     pub const fn origin(&self) -> Pit {
@@ -80,6 +83,9 @@ impl FromStr for Move {
             }
             b.add(pit, n);
         }
-        Ok(Move { origin, bonus: bonus.expect("split yields at least one item") })
+        Ok(Move {
+            origin,
+            bonus: bonus.expect("split yields at least one item"),
+        })
     }
 }

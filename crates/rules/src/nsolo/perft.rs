@@ -8,7 +8,9 @@ pub fn perft(pos: &Position, depth: u32) -> u128 {
     match depth {
         0 => 1,
         1 => pos.count_moves(),
-        _ => children(pos).map(|(_, child)| perft(&child, depth - 1)).sum(),
+        _ => children(pos)
+            .map(|(_, child)| perft(&child, depth - 1))
+            .sum(),
     }
 }
 
@@ -22,6 +24,11 @@ fn children(pos: &Position) -> impl Iterator<Item = (Move, Position)> + '_ {
     pos.legal_origins().into_iter().flat_map(move |origin| {
         let sown = pos.sow_pit(origin.pit).expect("a legal origin sows");
         let bonuses = sown.distributions();
-        bonuses.map(move |bonus| (Move::new(origin.pit, bonus), sown.clone().finish_unchecked(&bonus)))
+        bonuses.map(move |bonus| {
+            (
+                Move::new(origin.pit, bonus),
+                sown.clone().finish_unchecked(&bonus),
+            )
+        })
     })
 }

@@ -53,7 +53,11 @@ pub struct Pit {
 impl Pit {
     /// The pit at `row`, column `col` (1 to 36).
     pub const fn new(row: Row, col: u8) -> Option<Pit> {
-        if col >= 1 && col <= MAX_SIZE { Some(Pit { row, col }) } else { None }
+        if col >= 1 && col <= MAX_SIZE {
+            Some(Pit { row, col })
+        } else {
+            None
+        }
     }
 
     pub const fn row(self) -> Row {
@@ -92,7 +96,10 @@ impl Pit {
             (Side::North, true) => (Row::D, n - i),
             (Side::North, false) => (Row::C, i - n + 1),
         };
-        Pit { row, col: col as u8 }
+        Pit {
+            row,
+            col: col as u8,
+        }
     }
 
     /// Position in canonical order within its owner's two rows: the lower
@@ -113,7 +120,10 @@ impl Pit {
             (Side::North, true) => Row::C,
             (Side::North, false) => Row::D,
         };
-        Pit { row, col: (slot % MAX_SIZE as usize) as u8 + 1 }
+        Pit {
+            row,
+            col: (slot % MAX_SIZE as usize) as u8 + 1,
+        }
     }
 }
 

@@ -102,7 +102,11 @@ impl Position {
     }
 
     pub fn setup(&self) -> Setup {
-        let mut setup = Setup { size: self.size, pits: [[0; MAX_SIZE as usize]; 4], turn: self.turn };
+        let mut setup = Setup {
+            size: self.size,
+            pits: [[0; MAX_SIZE as usize]; 4],
+            turn: self.turn,
+        };
         for side in [Side::South, Side::North] {
             for (i, &count) in self.circuit(side).iter().enumerate() {
                 let pit = Pit::from_circuit(side, i, self.size);
@@ -115,7 +119,11 @@ impl Position {
     /// A hash of the pit counts, the side to move and the size, for
     /// transposition tables and repetition checks.
     pub fn hash(&self) -> u64 {
-        let turn = if self.turn == Side::North { keys::NORTH_TO_MOVE } else { 0 };
+        let turn = if self.turn == Side::North {
+            keys::NORTH_TO_MOVE
+        } else {
+            0
+        };
         let size = keys::SIZE.wrapping_mul(u64::from(self.size));
         crate::mix::mix(self.pit_hash.wrapping_add(turn).wrapping_add(size))
     }
@@ -142,9 +150,15 @@ impl Position {
     pub fn outcome(&self) -> Option<Outcome<Side>> {
         let winner = self.turn.other();
         if self.stones(self.turn) == 0 {
-            Some(Outcome::Win { winner, reason: WinReason::NoStones })
+            Some(Outcome::Win {
+                winner,
+                reason: WinReason::NoStones,
+            })
         } else if !self.has_legal_origin() {
-            Some(Outcome::Win { winner, reason: WinReason::NoMove })
+            Some(Outcome::Win {
+                winner,
+                reason: WinReason::NoMove,
+            })
         } else {
             None
         }
@@ -163,7 +177,10 @@ impl TryFrom<Setup> for Position {
 
     fn try_from(s: Setup) -> Result<Position, PositionError> {
         if !(MIN_SIZE..=MAX_SIZE).contains(&s.size) {
-            return Err(PositionError(format!("{} columns, expected 8 to 36", s.size)));
+            return Err(PositionError(format!(
+                "{} columns, expected 8 to 36",
+                s.size
+            )));
         }
         let mut pos = Position {
             cells: [0; 2 * MAX_CIRCUIT],

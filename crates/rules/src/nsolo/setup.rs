@@ -32,7 +32,11 @@ impl Setup {
             pits[Row::B as usize][n - 1] = 0;
             pits[Row::C as usize][0] = 0;
         }
-        Setup { size, pits, turn: Side::South }
+        Setup {
+            size,
+            pits,
+            turn: Side::South,
+        }
     }
 
     pub fn count(&self, pit: Pit) -> u16 {
@@ -50,7 +54,9 @@ fn parse_row(text: &str, row: Row) -> Result<Vec<u16>, ParseError> {
                     i + 1
                 )));
             }
-            count.parse().map_err(|_| ParseError::new(format!("bad count {count:?}")))
+            count
+                .parse()
+                .map_err(|_| ParseError::new(format!("bad count {count:?}")))
         })
         .collect()
 }
@@ -60,7 +66,9 @@ impl FromStr for Setup {
 
     fn from_str(s: &str) -> Result<Setup, ParseError> {
         let mut fields = s.split_whitespace();
-        let board = fields.next().ok_or_else(|| ParseError::new("empty position"))?;
+        let board = fields
+            .next()
+            .ok_or_else(|| ParseError::new("empty position"))?;
         let texts: Vec<&str> = board.split('/').collect();
         if texts.len() != 4 {
             return Err(ParseError::new(format!("{} rows, expected 4", texts.len())));
@@ -72,13 +80,26 @@ impl FromStr for Setup {
             .map(|(text, row)| parse_row(text, row))
             .collect::<Result<Vec<_>, _>>()?;
         let size = rows[0].len();
-        if let Some((row, len)) = rows.iter().zip(order).map(|(r, row)| (row, r.len())).find(|(_, l)| *l != size) {
-            return Err(ParseError::new(format!("row {row:?} has {len} pits, row D has {size}")));
+        if let Some((row, len)) = rows
+            .iter()
+            .zip(order)
+            .map(|(r, row)| (row, r.len()))
+            .find(|(_, l)| *l != size)
+        {
+            return Err(ParseError::new(format!(
+                "row {row:?} has {len} pits, row D has {size}"
+            )));
         }
         if !(usize::from(MIN_SIZE)..=usize::from(MAX_SIZE)).contains(&size) {
-            return Err(ParseError::new(format!("{size} pits a row, expected 8 to 36")));
+            return Err(ParseError::new(format!(
+                "{size} pits a row, expected 8 to 36"
+            )));
         }
-        let mut setup = Setup { size: size as u8, pits: [[0; MAX_SIZE as usize]; 4], turn: Side::South };
+        let mut setup = Setup {
+            size: size as u8,
+            pits: [[0; MAX_SIZE as usize]; 4],
+            turn: Side::South,
+        };
         for (counts, row) in rows.iter().zip(order) {
             setup.pits[row as usize][..size].copy_from_slice(counts);
         }
@@ -86,7 +107,9 @@ impl FromStr for Setup {
             Some("s") => Side::South,
             Some("n") => Side::North,
             Some(other) => {
-                return Err(ParseError::new(format!("side to move {other:?}, expected s or n")));
+                return Err(ParseError::new(format!(
+                    "side to move {other:?}, expected s or n"
+                )));
             }
             None => return Err(ParseError::new("missing side to move")),
         };

@@ -94,7 +94,9 @@ impl Position {
             let slot = them.index() * MAX_CIRCUIT + front;
             captured = pos.cells[slot];
             pos.cells[slot] = 0;
-            pos.pit_hash = pos.pit_hash.wrapping_sub(u64::from(captured).wrapping_mul(keys::PIT[slot]));
+            pos.pit_hash = pos
+                .pit_hash
+                .wrapping_sub(u64::from(captured).wrapping_mul(keys::PIT[slot]));
             pos.stones[them.index()] -= captured;
             required = captured.min(pos.stones[them.index()]);
         }
@@ -116,9 +118,9 @@ impl Position {
         if pit.owner() != me {
             return Err(IllegalMove(format!("{pit} is not a pit of {me}")));
         }
-        let i = pit.circuit_index(self.size).ok_or_else(|| {
-            IllegalMove(format!("no pit {pit} on a 4x{} board", self.size))
-        })?;
+        let i = pit
+            .circuit_index(self.size)
+            .ok_or_else(|| IllegalMove(format!("no pit {pit} on a 4x{} board", self.size)))?;
         if self.candidate_mask() & (1 << i) == 0 {
             let why = match self.circuit(me)[i] {
                 0 => "is empty",
@@ -127,7 +129,8 @@ impl Position {
             };
             return Err(IllegalMove(format!("{pit} {why}")));
         }
-        self.sow(i).ok_or_else(|| IllegalMove(format!("the sowing from {pit} never ends")))
+        self.sow(i)
+            .ok_or_else(|| IllegalMove(format!("the sowing from {pit} never ends")))
     }
 
     fn has_big_pit(&self) -> bool {
@@ -145,7 +148,10 @@ impl Position {
             let i = mask.trailing_zeros() as usize;
             mask &= mask - 1;
             if let Some(sown) = self.sow(i) {
-                list.push(Origin { pit: sown.origin, bonus: sown.required });
+                list.push(Origin {
+                    pit: sown.origin,
+                    bonus: sown.required,
+                });
             }
         }
         list.sort_unstable_by_key(|o| o.pit);
@@ -186,7 +192,8 @@ impl Position {
         self.legal_origins().into_iter().flat_map(move |origin| {
             let sown = self.sow_pit(origin.pit).expect("a legal origin sows");
             let pit = sown.origin;
-            sown.distributions().map(move |bonus| super::Move::new(pit, bonus))
+            sown.distributions()
+                .map(move |bonus| super::Move::new(pit, bonus))
         })
     }
 }
@@ -238,14 +245,18 @@ impl Sown {
         let victim = self.victim();
         let taken = bonus.total();
         if taken > 0 && bonus.victim() != victim {
-            return Err(IllegalMove(format!("the bonus must be taken from {victim}'s pits")));
+            return Err(IllegalMove(format!(
+                "the bonus must be taken from {victim}'s pits"
+            )));
         }
         for (pit, n) in bonus.iter() {
             let have = self.pos.count(pit).ok_or_else(|| {
                 IllegalMove(format!("no pit {pit} on a 4x{} board", self.pos.size))
             })?;
             if n > have {
-                return Err(IllegalMove(format!("bonus takes {n} from {pit}, which holds {have}")));
+                return Err(IllegalMove(format!(
+                    "bonus takes {n} from {pit}, which holds {have}"
+                )));
             }
         }
         if taken != u32::from(self.required) {
@@ -265,7 +276,10 @@ impl Sown {
         for (pit, n) in bonus.iter() {
             let i = base + pit.circuit_index(self.pos.size).expect("checked");
             self.pos.cells[i] -= n;
-            self.pos.pit_hash = self.pos.pit_hash.wrapping_sub(u64::from(n).wrapping_mul(keys::PIT[i]));
+            self.pos.pit_hash = self
+                .pos
+                .pit_hash
+                .wrapping_sub(u64::from(n).wrapping_mul(keys::PIT[i]));
             self.pos.stones[victim.index()] -= n;
         }
         self.pos.turn = victim;

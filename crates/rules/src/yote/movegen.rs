@@ -41,7 +41,10 @@ impl Position {
             for dir in Dir::ALL {
                 for to in Bits(dir.shift(own) & empty) {
                     let to = to as i8;
-                    list.push(Move::Step { from: sq(to - dir.delta()), to: sq(to) });
+                    list.push(Move::Step {
+                        from: sq(to - dir.delta()),
+                        to: sq(to),
+                    });
                 }
             }
         }
@@ -61,10 +64,18 @@ impl Position {
                 second: Some(Second::Board(sq(i as i8))),
             }));
             if reserve > 0 {
-                list.push(Move::Capture { from, to, second: Some(Second::Reserve) });
+                list.push(Move::Capture {
+                    from,
+                    to,
+                    second: Some(Second::Reserve),
+                });
             }
             if list.len() == before {
-                list.push(Move::Capture { from, to, second: None });
+                list.push(Move::Capture {
+                    from,
+                    to,
+                    second: None,
+                });
             }
         });
     }
@@ -85,7 +96,10 @@ impl Position {
     fn jump_count(&self) -> u32 {
         let me = self.turn.index();
         let (own, opp, empty) = (self.balls[me], self.balls[1 - me], self.empty());
-        Dir::ALL.iter().map(|d| (d.shift(d.shift(own) & opp) & empty).count_ones()).sum()
+        Dir::ALL
+            .iter()
+            .map(|d| (d.shift(d.shift(own) & opp) & empty).count_ones())
+            .sum()
     }
 
     /// The number of legal moves, computed from bit counts.
@@ -98,10 +112,15 @@ impl Position {
         let quiet = if self.reserve[me] > 0 {
             empty.count_ones()
         } else {
-            Dir::ALL.iter().map(|d| (d.shift(own) & empty).count_ones()).sum()
+            Dir::ALL
+                .iter()
+                .map(|d| (d.shift(own) & empty).count_ones())
+                .sum()
         };
         let them = 1 - me;
-        let choices = (self.balls[them].count_ones().saturating_sub(1) + u32::from(self.reserve[them] > 0)).max(1);
+        let choices = (self.balls[them].count_ones().saturating_sub(1)
+            + u32::from(self.reserve[them] > 0))
+        .max(1);
         let jumps = self.jump_count();
         u64::from(quiet) + u64::from(jumps) * u64::from(choices)
     }

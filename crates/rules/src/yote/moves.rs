@@ -21,11 +21,20 @@ pub enum Second {
 /// One action: place, step or capture.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Move {
-    Place { to: Square },
-    Step { from: Square, to: Square },
+    Place {
+        to: Square,
+    },
+    Step {
+        from: Square,
+        to: Square,
+    },
     /// A jump from `from` over the adjacent opponent ball to `to`, then the
     /// second ball; `None` only when the opponent has nothing left to take.
-    Capture { from: Square, to: Square, second: Option<Second> },
+    Capture {
+        from: Square,
+        to: Square,
+        second: Option<Second>,
+    },
 }
 
 impl Move {
@@ -69,7 +78,10 @@ impl FromStr for Move {
         }
         match s.len() {
             2 => Ok(Move::Place { to: s.parse()? }),
-            5 if &s[2..3] == "-" => Ok(Move::Step { from: s[..2].parse()?, to: s[3..].parse()? }),
+            5 if &s[2..3] == "-" => Ok(Move::Step {
+                from: s[..2].parse()?,
+                to: s[3..].parse()?,
+            }),
             5 | 7 | 8 if &s[2..3] == "x" => {
                 let (from, to) = (s[..2].parse()?, s[3..5].parse()?);
                 let second = match &s[5..] {

@@ -65,13 +65,23 @@ impl TryFrom<Setup> for Position {
         for color in [Color::Red, Color::Black] {
             let total = s.balls[color.index()].count_ones() + u32::from(s.reserve[color.index()]);
             if total > u32::from(BALLS) {
-                return Err(PositionError(format!("{color} has {total} balls, at most 12")));
+                return Err(PositionError(format!(
+                    "{color} has {total} balls, at most 12"
+                )));
             }
         }
         if s.quiet > QUIET_LIMIT {
-            return Err(PositionError(format!("quiet count {} outside 0-120", s.quiet)));
+            return Err(PositionError(format!(
+                "quiet count {} outside 0-120",
+                s.quiet
+            )));
         }
-        Ok(Position { balls: s.balls, reserve: s.reserve, turn: s.turn, quiet: s.quiet })
+        Ok(Position {
+            balls: s.balls,
+            reserve: s.reserve,
+            turn: s.turn,
+            quiet: s.quiet,
+        })
     }
 }
 
@@ -91,11 +101,20 @@ impl fmt::Display for Position {
 
 impl Position {
     /// The empty board, twelve balls in each reserve, Red to move.
-    pub const START: Position =
-        Position { balls: [0, 0], reserve: [BALLS, BALLS], turn: Color::Red, quiet: 0 };
+    pub const START: Position = Position {
+        balls: [0, 0],
+        reserve: [BALLS, BALLS],
+        turn: Color::Red,
+        quiet: 0,
+    };
 
     pub fn setup(&self) -> Setup {
-        Setup { balls: self.balls, reserve: self.reserve, turn: self.turn, quiet: self.quiet }
+        Setup {
+            balls: self.balls,
+            reserve: self.reserve,
+            turn: self.turn,
+            quiet: self.quiet,
+        }
     }
 
     pub const fn turn(&self) -> Color {
@@ -122,7 +141,9 @@ impl Position {
     }
 
     pub fn ball_at(&self, sq: Square) -> Option<Color> {
-        [Color::Red, Color::Black].into_iter().find(|c| self.balls(*c) & sq.bit() != 0)
+        [Color::Red, Color::Black]
+            .into_iter()
+            .find(|c| self.balls(*c) & sq.bit() != 0)
     }
 
     pub(super) const fn empty(&self) -> u32 {
@@ -139,11 +160,19 @@ impl Position {
     pub fn outcome(&self) -> Option<Outcome<Color>> {
         let winner = self.turn.other();
         if self.material(self.turn) == 0 {
-            Some(Outcome::Win { winner, reason: WinReason::AllCaptured })
+            Some(Outcome::Win {
+                winner,
+                reason: WinReason::AllCaptured,
+            })
         } else if self.quiet >= QUIET_LIMIT {
-            Some(Outcome::Draw { reason: DrawReason::QuietMoves })
+            Some(Outcome::Draw {
+                reason: DrawReason::QuietMoves,
+            })
         } else if !self.has_action() {
-            Some(Outcome::Win { winner, reason: WinReason::NdarKepp })
+            Some(Outcome::Win {
+                winner,
+                reason: WinReason::NdarKepp,
+            })
         } else {
             None
         }
@@ -210,10 +239,18 @@ impl Position {
         let own = self.balls(me);
         let has_reserve = self.reserve(me) > 0;
         let occupied = |sq: Square| {
-            if self.empty() & sq.bit() == 0 { Err(IllegalMove(format!("{sq} is occupied"))) } else { Ok(()) }
+            if self.empty() & sq.bit() == 0 {
+                Err(IllegalMove(format!("{sq} is occupied")))
+            } else {
+                Ok(())
+            }
         };
         let owned = |sq: Square| {
-            if own & sq.bit() == 0 { Err(IllegalMove(format!("no {me} ball on {sq}"))) } else { Ok(()) }
+            if own & sq.bit() == 0 {
+                Err(IllegalMove(format!("no {me} ball on {sq}")))
+            } else {
+                Ok(())
+            }
         };
         match m {
             Move::Place { to } => {
@@ -224,7 +261,9 @@ impl Position {
             }
             Move::Step { from, to } => {
                 if has_reserve {
-                    return Err(IllegalMove(format!("{me} must place while balls remain in reserve")));
+                    return Err(IllegalMove(format!(
+                        "{me} must place while balls remain in reserve"
+                    )));
                 }
                 owned(from)?;
                 if distance(from, to) != Some(1) {
@@ -235,7 +274,9 @@ impl Position {
             Move::Capture { from, to, second } => {
                 owned(from)?;
                 if distance(from, to) != Some(2) {
-                    return Err(IllegalMove(format!("{from}x{to} is not a jump over one hole")));
+                    return Err(IllegalMove(format!(
+                        "{from}x{to} is not a jump over one hole"
+                    )));
                 }
                 let over = Square::new((from.index() + to.index()) as u8 / 2).expect("on board");
                 let them = me.other();
@@ -248,7 +289,12 @@ impl Position {
         }
     }
 
-    fn check_second(&self, them: Color, left: u32, second: Option<Second>) -> Result<(), IllegalMove> {
+    fn check_second(
+        &self,
+        them: Color,
+        left: u32,
+        second: Option<Second>,
+    ) -> Result<(), IllegalMove> {
         let anything_left = left != 0 || self.reserve(them) > 0;
         match second {
             None if anything_left => Err(IllegalMove::new("a second ball must be taken")),

@@ -23,7 +23,12 @@ pub struct Setup {
 }
 
 impl Setup {
-    pub const START: Setup = Setup { balls: [0, 0], reserve: [12, 12], turn: Color::Red, quiet: 0 };
+    pub const START: Setup = Setup {
+        balls: [0, 0],
+        reserve: [12, 12],
+        turn: Color::Red,
+        quiet: 0,
+    };
 }
 
 fn parse_rank(text: &str, rank: u8, balls: &mut [u32; 2]) -> Result<(), ParseError> {
@@ -37,7 +42,12 @@ fn parse_rank(text: &str, rank: u8, balls: &mut [u32; 2]) -> Result<(), ParseErr
                 1
             }
             '1'..='9' => c as u8 - b'0',
-            _ => return Err(ParseError::new(format!("rank {}: unexpected {c:?}", rank + 1))),
+            _ => {
+                return Err(ParseError::new(format!(
+                    "rank {}: unexpected {c:?}",
+                    rank + 1
+                )));
+            }
         };
         file = file.saturating_add(width);
     }
@@ -55,7 +65,8 @@ fn parse_count(field: Option<&str>, name: &str) -> Result<u8, ParseError> {
     if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) || text.len() > 3 {
         return Err(ParseError::new(format!("{name} {text:?} is not a number")));
     }
-    text.parse().map_err(|_| ParseError::new(format!("{name} {text:?} is too large")))
+    text.parse()
+        .map_err(|_| ParseError::new(format!("{name} {text:?} is too large")))
 }
 
 impl FromStr for Setup {
@@ -63,10 +74,15 @@ impl FromStr for Setup {
 
     fn from_str(s: &str) -> Result<Setup, ParseError> {
         let mut fields = s.split_whitespace();
-        let board = fields.next().ok_or_else(|| ParseError::new("empty position"))?;
+        let board = fields
+            .next()
+            .ok_or_else(|| ParseError::new("empty position"))?;
         let ranks: Vec<&str> = board.split('/').collect();
         if ranks.len() != 5 {
-            return Err(ParseError::new(format!("{} ranks, expected 5", ranks.len())));
+            return Err(ParseError::new(format!(
+                "{} ranks, expected 5",
+                ranks.len()
+            )));
         }
         let mut balls = [0u32; 2];
         for (i, text) in ranks.iter().enumerate() {
@@ -80,7 +96,9 @@ impl FromStr for Setup {
             Some("r") => Color::Red,
             Some("b") => Color::Black,
             Some(other) => {
-                return Err(ParseError::new(format!("side to move {other:?}, expected r or b")));
+                return Err(ParseError::new(format!(
+                    "side to move {other:?}, expected r or b"
+                )));
             }
             None => return Err(ParseError::new("missing side to move")),
         };
@@ -88,7 +106,12 @@ impl FromStr for Setup {
         if let Some(extra) = fields.next() {
             return Err(ParseError::new(format!("unexpected field {extra:?}")));
         }
-        Ok(Setup { balls, reserve, turn, quiet })
+        Ok(Setup {
+            balls,
+            reserve,
+            turn,
+            quiet,
+        })
     }
 }
 
@@ -127,6 +150,10 @@ impl fmt::Display for Setup {
             Color::Red => 'r',
             Color::Black => 'b',
         };
-        write!(f, " {} {} {turn} {}", self.reserve[0], self.reserve[1], self.quiet)
+        write!(
+            f,
+            " {} {} {turn} {}",
+            self.reserve[0], self.reserve[1], self.quiet
+        )
     }
 }

@@ -14,11 +14,19 @@ impl Square {
 
     /// The hole at `index` (0..25).
     pub const fn new(index: u8) -> Option<Square> {
-        if index < 25 { Some(Square(index)) } else { None }
+        if index < 25 {
+            Some(Square(index))
+        } else {
+            None
+        }
     }
 
     pub const fn from_coords(file: u8, rank: u8) -> Option<Square> {
-        if file < 5 && rank < 5 { Some(Square(rank * 5 + file)) } else { None }
+        if file < 5 && rank < 5 {
+            Some(Square(rank * 5 + file))
+        } else {
+            None
+        }
     }
 
     pub const fn index(self) -> usize {
@@ -57,7 +65,9 @@ impl FromStr for Square {
             [file @ b'a'..=b'e', rank @ b'1'..=b'5'] => {
                 Ok(Square((rank - b'1') * 5 + (file - b'a')))
             }
-            _ => Err(ParseError::new(format!("bad hole {s:?} (expected a1 to e5)"))),
+            _ => Err(ParseError::new(format!(
+                "bad hole {s:?} (expected a1 to e5)"
+            ))),
         }
     }
 }
