@@ -4,12 +4,19 @@
 //! an illegal move (nothing on stdout, one line on stderr), 1 for any other
 //! failure.
 
+mod arena;
+mod bench;
 mod conformance;
+mod contestant;
+mod engine;
 mod start;
 
 use std::process::ExitCode;
 
+use std::time::Duration;
+
 use clap::{Parser, Subcommand};
+use palabre_ai::Params;
 
 use crate::start::{Game, StartArgs};
 
@@ -50,6 +57,39 @@ enum Command {
         /// Moves in the game's notation.
         moves: Vec<String>,
     },
+    /// Speak the engine protocol on stdin/stdout (docs/engine-protocol.md).
+    Engine {
+        /// Expert's budget a move, in milliseconds.
+        #[arg(long, default_value_t = 2000)]
+        expert_ms: u64,
+    },
+    /// Play matches between two players and print the score and Elo.
+    Arena {
+        game: Game,
+        /// A level (debutant, intermediaire, confirme, expert), greedy, or engine:<command>.
+        #[arg(long)]
+        a: contestant::Spec,
+        #[arg(long)]
+        b: contestant::Spec,
+        #[arg(long, default_value_t = 100)]
+        games: usize,
+        /// Nsolo: pits a row.
+        #[arg(long, default_value_t = 8)]
+        size: u8,
+        /// Cap every move at this many milliseconds.
+        #[arg(long)]
+        movetime: Option<u64>,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Games played at once.
+        #[arg(long, default_value_t = 1)]
+        jobs: usize,
+        /// Expert's budget a move, in milliseconds.
+        #[arg(long, default_value_t = 2000)]
+        expert_ms: u64,
+    },
+    /// Search fixed positions to fixed depths: node checksum and speed.
+    Bench,
 }
 
 /// A failure and the exit code it maps to.
@@ -78,6 +118,24 @@ fn main() -> ExitCode {
         } => conformance::perft(game, &start, depth, divide),
         Command::Moves { game, start } => conformance::moves(game, &start),
         Command::Replay { game, start, moves } => conformance::replay(game, &start, &moves),
+        Command::Engine { expert_ms } => {
+            engine::run(Params { expert_budget_ms: expert_ms, ..Params::default() }).map_err(Failure::Other)
+        }
+        Command::Arena { game, a, b, games, size, movetime, seed, jobs, expert_ms } => {
+            let settings = arena::Settings {
+                game,
+                a,
+                b,
+                games,
+                size,
+                movetime: movetime.map(Duration::from_millis),
+                seed,
+                jobs,
+            };
+            let params = Params { expert_budget_ms: expert_ms, ..Params::default() };
+            arena::run(settings, params).map_err(Failure::Other)
+        }
+        Command::Bench => bench::run(Params::default()).map_err(Failure::Other),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

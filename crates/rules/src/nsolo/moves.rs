@@ -1,7 +1,8 @@
 //! Nsolo moves and their notation: `A3`, `B5/C2:1,D7:2`.
 //!
-//! Parsing checks the grammar and that the bonus names distinct pits of one
-//! side; whether the position allows it is [`Position::play`]'s business.
+//! Parsing checks the grammar and that the bonus names pits of one side in
+//! canonical order (A, B, C, D, then by column), each once; whether the
+//! position allows the move is [`Position::play`]'s business.
 
 use std::fmt;
 use std::str::FromStr;
@@ -72,15 +73,23 @@ impl FromStr for Move {
             return Ok(Move::sowing(origin));
         };
         let mut bonus: Option<Bonus> = None;
+        let mut last: Option<Pit> = None;
         for item in items.split(',') {
             let (pit, n) = parse_item(item)?;
             let b = bonus.get_or_insert(Bonus::none(pit.owner()));
             if pit.owner() != b.victim() {
                 return Err(ParseError::new("bonus mixes both sides' pits"));
             }
-            if b.get(pit) > 0 {
-                return Err(ParseError::new(format!("bonus names {pit} twice")));
+            match last {
+                Some(prev) if prev == pit => {
+                    return Err(ParseError::new(format!("bonus names {pit} twice")));
+                }
+                Some(prev) if prev.side_slot() > pit.side_slot() => {
+                    return Err(ParseError::new(format!("bonus lists {pit} after {prev}")));
+                }
+                _ => {}
             }
+            last = Some(pit);
             b.add(pit, n);
         }
         Ok(Move {

@@ -5,7 +5,7 @@
 //! is over. Everything fits in a few machine words: the board is two `u32`
 //! bitboards, one bit per hole.
 
-mod bitboard;
+pub mod bitboard;
 mod movegen;
 mod moves;
 mod perft;

@@ -7,7 +7,7 @@
 use arrayvec::ArrayVec;
 
 use super::bitboard::{Bits, Dir};
-use super::{Move, Position, Second, Square};
+use super::{Color, Move, Position, Second, Square};
 
 /// Room for every legal move of any position: at most 48 steps, or 25
 /// placements, plus 48 jumps times 11 second balls.
@@ -94,12 +94,19 @@ impl Position {
     }
 
     fn jump_count(&self) -> u32 {
-        let me = self.turn.index();
-        let (own, opp, empty) = (self.balls[me], self.balls[1 - me], self.empty());
-        Dir::ALL
-            .iter()
-            .map(|d| (d.shift(d.shift(own) & opp) & empty).count_ones())
-            .sum()
+        self.jumps_for(self.turn)
+    }
+
+    /// The capture jumps `color` could make if it were to move.
+    pub fn jumps_for(&self, color: Color) -> u32 {
+        let (own, opp, empty) = (self.balls(color), self.balls(color.other()), self.empty());
+        Dir::ALL.iter().map(|d| (d.shift(d.shift(own) & opp) & empty).count_ones()).sum()
+    }
+
+    /// The steps `color` could make if it were to move and had no reserve.
+    pub fn steps_for(&self, color: Color) -> u32 {
+        let (own, empty) = (self.balls(color), self.empty());
+        Dir::ALL.iter().map(|d| (d.shift(own) & empty).count_ones()).sum()
     }
 
     /// The number of legal moves, computed from bit counts.

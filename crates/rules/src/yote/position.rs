@@ -146,7 +146,8 @@ impl Position {
             .find(|c| self.balls(*c) & sq.bit() != 0)
     }
 
-    pub(super) const fn empty(&self) -> u32 {
+    /// The empty holes, as a bitboard.
+    pub const fn empty(&self) -> u32 {
         FULL & !(self.balls[0] | self.balls[1])
     }
 

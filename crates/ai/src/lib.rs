@@ -1,0 +1,34 @@
+//! Palabre's machine opponents for Yoté and Nsolo.
+//!
+//! - [`search`]: iterative-deepening alpha-beta (PVS) with a transposition
+//!   table ([`tt`]), killer and history ordering and a capture quiescence,
+//!   generic over a [`SearchGame`]; [`yote`] and [`nsolo`] adapt each game and
+//!   hold its evaluation.
+//! - [`limits`]: what bounds a search, as data; [`time`] turns it into
+//!   deadlines that are never overrun.
+//! - [`level`]: « Débutant » to « Expert », reproducible from a seed;
+//!   [`player`] answers "which move", "which hint", "accept a draw?".
+//! - [`worker`]: a search in its own thread, control in, reports out, on a
+//!   bounded pool.
+//! - [`params`]: every tunable in one place.
+
+pub mod game;
+pub mod greedy;
+pub mod level;
+pub mod limits;
+pub mod nsolo;
+pub mod params;
+pub mod player;
+pub mod score;
+pub mod search;
+pub mod time;
+pub mod tt;
+pub mod worker;
+pub mod yote;
+
+pub use game::SearchGame;
+pub use level::Level;
+pub use limits::{Limits, SearchLimit};
+pub use params::Params;
+pub use player::{AnyMove, AnyPosition, Request, Thought};
+pub use search::{Info, SearchResult};

@@ -1,0 +1,47 @@
+//! Search limits are data: a list of bounds, the first reached stops the
+//! search.
+
+use std::time::Duration;
+
+/// One bound on a search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SearchLimit {
+    /// Complete iterations up to this depth at most.
+    Depth(u32),
+    /// Answer within this time.
+    MoveTime(Duration),
+    /// Stop after about this many nodes.
+    Nodes(u64),
+}
+
+/// Bounds that combine: the tightest of each kind applies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Limits(pub Vec<SearchLimit>);
+
+impl Limits {
+    pub fn new() -> Limits {
+        Limits(Vec::new())
+    }
+
+    pub fn with(mut self, limit: SearchLimit) -> Limits {
+        self.0.push(limit);
+        self
+    }
+
+    pub fn depth(&self) -> Option<u32> {
+        self.0.iter().filter_map(|l| if let SearchLimit::Depth(d) = l { Some(*d) } else { None }).min()
+    }
+
+    pub fn movetime(&self) -> Option<Duration> {
+        self.0.iter().filter_map(|l| if let SearchLimit::MoveTime(t) = l { Some(*t) } else { None }).min()
+    }
+
+    pub fn nodes(&self) -> Option<u64> {
+        self.0.iter().filter_map(|l| if let SearchLimit::Nodes(n) = l { Some(*n) } else { None }).min()
+    }
+
+    /// Whether nothing bounds the search (it then runs until stopped).
+    pub fn is_infinite(&self) -> bool {
+        self.0.is_empty()
+    }
+}

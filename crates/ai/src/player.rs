@@ -1,0 +1,206 @@
+//! The machine as a player: which move, which hint, whether to accept a draw.
+//!
+//! [`think`] is the one entry point: it applies the level's style within the
+//! request's limits and speaks in the rules crate's moves.
+
+use std::fmt;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use palabre_rules::{nsolo, yote};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+use crate::level::Style;
+use crate::nsolo::Nsolo;
+use crate::search::{Info, SearchResult, Searcher};
+use crate::time::Clock;
+use crate::tt::Table;
+use crate::yote::Yote;
+use crate::{Level, Limits, Params, SearchGame, SearchLimit};
+
+/// A position of either game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AnyPosition {
+    Yote(yote::Position),
+    Nsolo(nsolo::Position),
+}
+
+/// A move of either game, in the rules crate's terms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AnyMove {
+    Yote(yote::Move),
+    Nsolo(nsolo::Move),
+}
+
+impl fmt::Display for AnyMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AnyMove::Yote(m) => m.fmt(f),
+            AnyMove::Nsolo(m) => m.fmt(f),
+        }
+    }
+}
+
+/// What to think about and how hard.
+#[derive(Debug, Clone)]
+pub struct Request {
+    pub position: AnyPosition,
+    /// Hashes of the game's earlier positions (Nsolo repetition).
+    pub history: Vec<u64>,
+    pub level: Level,
+    /// Caps on top of the level's own.
+    pub limits: Limits,
+    pub seed: u64,
+}
+
+/// The answer: the move and how it was found.
+#[derive(Debug, Clone)]
+pub struct Thought {
+    /// `None` only when the game is over.
+    pub best: Option<AnyMove>,
+    pub score: i32,
+    pub depth: u32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub pv: Vec<AnyMove>,
+}
+
+/// Chooses a move for the side to move, reporting each finished iteration.
+pub fn think(
+    req: &Request,
+    params: &Params,
+    tt: &mut Table,
+    stop: &AtomicBool,
+    mut report: impl FnMut(&Info<AnyMove>),
+) -> Thought {
+    let style = req.level.style(Duration::from_millis(params.expert_budget_ms));
+    let clock = Clock::new(effective_limits(&style, &req.limits).movetime(), params);
+    tt.clear();
+    match &req.position {
+        AnyPosition::Yote(pos) => {
+            let game = Yote::new(params.clone());
+            let thought = choose(&game, params, pos, req, &style, clock, tt, stop, |i| {
+                report(&convert_info(i, |m| AnyMove::Yote(*m)))
+            });
+            map_thought(thought, |m| AnyMove::Yote(*m))
+        }
+        AnyPosition::Nsolo(pos) => {
+            let game = Nsolo::new(params.clone());
+            let line = |ms: &[crate::nsolo::NsoloMove]| nsolo_line(&game, pos, ms);
+            let thought = choose(&game, params, pos, req, &style, clock, tt, stop, |i| {
+                report(&Info { depth: i.depth, score: i.score, nodes: i.nodes, elapsed: i.elapsed, pv: line(&i.pv) })
+            });
+            Thought {
+                best: thought.best.map(|m| AnyMove::Nsolo(game.to_rules_move(pos, m))),
+                score: thought.score,
+                depth: thought.depth,
+                nodes: thought.nodes,
+                elapsed: thought.elapsed,
+                pv: line(&thought.pv),
+            }
+        }
+    }
+}
+
+/// Turns a line of search moves into rules moves, position by position.
+fn nsolo_line(game: &Nsolo, start: &nsolo::Position, line: &[crate::nsolo::NsoloMove]) -> Vec<AnyMove> {
+    let mut pos = start.clone();
+    line.iter()
+        .map(|&m| {
+            let rules_move = game.to_rules_move(&pos, m);
+            pos = game.play(&pos, m);
+            AnyMove::Nsolo(rules_move)
+        })
+        .collect()
+}
+
+fn convert_info<M>(info: &Info<M>, f: impl Fn(&M) -> AnyMove) -> Info<AnyMove> {
+    Info { depth: info.depth, score: info.score, nodes: info.nodes, elapsed: info.elapsed, pv: info.pv.iter().map(f).collect() }
+}
+
+fn map_thought<M>(r: SearchResult<M>, f: impl Fn(&M) -> AnyMove) -> Thought {
+    Thought {
+        best: r.best.as_ref().map(&f),
+        score: r.score,
+        depth: r.depth,
+        nodes: r.nodes,
+        elapsed: r.elapsed,
+        pv: r.pv.iter().map(f).collect(),
+    }
+}
+
+/// The level's limits capped by the request's.
+fn effective_limits(style: &Style, requested: &Limits) -> Limits {
+    let mut limits = requested.clone().with(SearchLimit::MoveTime(style.movetime));
+    if let Some(d) = style.depth {
+        limits = limits.with(SearchLimit::Depth(d));
+    }
+    limits
+}
+
+#[allow(clippy::too_many_arguments)]
+fn choose<G: SearchGame>(
+    game: &G,
+    params: &Params,
+    pos: &G::Position,
+    req: &Request,
+    style: &Style,
+    clock: Clock,
+    tt: &mut Table,
+    stop: &AtomicBool,
+    report: impl FnMut(&Info<G::Move>),
+) -> SearchResult<G::Move> {
+    let limits = effective_limits(style, &req.limits);
+    let mut searcher = Searcher::new(game, params, tt, stop, &limits, clock, &req.history);
+    searcher.quiescence = style.quiescence;
+    if style.temperature == 0 {
+        return searcher.run(pos, limits.depth(), report);
+    }
+    let depth = limits.depth().unwrap_or(1);
+    let scored = searcher.score_root_moves(pos, depth);
+    let mut rng = SmallRng::seed_from_u64(req.seed ^ game.hash(pos));
+    let best = pick_like_a_person(game, &scored, style, &mut rng);
+    let score = scored.iter().find(|(m, _)| Some(*m) == best).map_or(0, |s| s.1);
+    SearchResult { best, score, depth, nodes: searcher.nodes(), elapsed: Duration::ZERO, pv: best.into_iter().collect() }
+}
+
+/// Sometimes overlooks the captures, then prefers good moves with noise.
+fn pick_like_a_person<G: SearchGame>(
+    game: &G,
+    scored: &[(G::Move, i32)],
+    style: &Style,
+    rng: &mut SmallRng,
+) -> Option<G::Move> {
+    let has_quiet = scored.iter().any(|(m, _)| !game.is_noisy(*m));
+    let overlook = has_quiet && rng.gen_bool(style.miss_capture);
+    let candidates: Vec<&(G::Move, i32)> =
+        scored.iter().filter(|(m, _)| !(overlook && game.is_noisy(*m))).collect();
+    let top = candidates.iter().map(|s| s.1).max()?;
+    let t = f64::from(style.temperature);
+    let weights: Vec<f64> =
+        candidates.iter().map(|s| (f64::from((s.1 - top).max(-20 * style.temperature)) / t).exp()).collect();
+    let mut ticket = rng.gen_range(0.0..weights.iter().sum::<f64>());
+    for (c, w) in candidates.iter().zip(&weights) {
+        if ticket < *w {
+            return Some(c.0);
+        }
+        ticket -= w;
+    }
+    candidates.last().map(|c| c.0)
+}
+
+/// Whether the machine accepts a draw: when it does not think itself better
+/// after a fixed-depth look.
+pub fn accepts_draw(position: &AnyPosition, history: &[u64], params: &Params) -> bool {
+    let req = Request {
+        position: position.clone(),
+        history: history.to_vec(),
+        level: Level::Confirme,
+        limits: Limits::new(),
+        seed: 0,
+    };
+    let mut tt = Table::new(16);
+    let thought = think(&req, params, &mut tt, &AtomicBool::new(false), |_| {});
+    thought.best.is_none() || thought.score <= params.draw_accept_margin
+}

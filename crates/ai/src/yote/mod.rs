@@ -1,0 +1,109 @@
+//! Yoté as the search sees it: moves straight from the rules crate, captures
+//! ordered by the second ball they remove.
+
+mod eval;
+
+use palabre_rules::yote::bitboard::Dir;
+use palabre_rules::yote::{Move, Position, Second};
+use palabre_rules::Outcome;
+
+use crate::game::NOISY;
+use crate::{Params, SearchGame};
+
+/// The Yoté adapter, holding the evaluation weights.
+#[derive(Debug, Clone)]
+pub struct Yote {
+    pub params: Params,
+}
+
+impl Yote {
+    pub fn new(params: Params) -> Yote {
+        Yote { params }
+    }
+}
+
+/// How much a capture's second ball is worth removing: balls next to the
+/// mover's (likely attackers) first, then the reserve.
+fn capture_order(pos: &Position, m: Move) -> i32 {
+    let own = pos.balls(pos.turn());
+    let near = |bit: u32| {
+        Dir::ALL.iter().filter(|d| d.shift(bit) & own != 0).count() as i32
+    };
+    NOISY
+        + match m {
+            Move::Capture { second: Some(Second::Board(sq)), .. } => 10 * near(sq.bit()),
+            Move::Capture { second: Some(Second::Reserve), .. } => 5,
+            _ => 0,
+        }
+}
+
+impl SearchGame for Yote {
+    type Position = Position;
+    type Move = Move;
+    const REPETITION_DRAWS: bool = false;
+    const HISTORY_SLOTS: usize = 650;
+
+    fn hash(&self, pos: &Position) -> u64 {
+        pos.hash()
+    }
+
+    fn quick_outcome(&self, pos: &Position) -> Option<i32> {
+        match pos.outcome()? {
+            Outcome::Draw { .. } => Some(0),
+            Outcome::Win { .. } => Some(-1),
+        }
+    }
+
+    fn generate(&self, pos: &Position, out: &mut Vec<(Move, i32)>) {
+        for m in pos.legal_moves() {
+            let order = if m.is_capture() { capture_order(pos, m) } else { 0 };
+            out.push((m, order));
+        }
+    }
+
+    fn generate_noisy(&self, pos: &Position, out: &mut Vec<(Move, i32)>) {
+        let mut list = palabre_rules::yote::MoveList::new();
+        pos.generate_captures(&mut list);
+        out.extend(list.iter().map(|&m| (m, capture_order(pos, m))));
+    }
+
+    fn is_noisy(&self, m: Move) -> bool {
+        m.is_capture()
+    }
+
+    fn quiescence_limits(&self) -> (u32, usize) {
+        (self.params.yote_quiescence_plies, usize::MAX)
+    }
+
+    fn play(&self, pos: &Position, m: Move) -> Position {
+        let mut next = *pos;
+        next.play_unchecked(m);
+        next
+    }
+
+    fn evaluate(&self, pos: &Position) -> i32 {
+        eval::evaluate(pos, &self.params)
+    }
+
+    fn key(&self, m: Move) -> u32 {
+        match m {
+            Move::Place { to } => to.index() as u32,
+            Move::Step { from, to } => 1 << 16 | (from.index() as u32) << 5 | to.index() as u32,
+            Move::Capture { from, to, second } => {
+                let s = match second {
+                    None => 0,
+                    Some(Second::Reserve) => 1,
+                    Some(Second::Board(sq)) => 2 + sq.index() as u32,
+                };
+                2 << 16 | s << 10 | (from.index() as u32) << 5 | to.index() as u32
+            }
+        }
+    }
+
+    fn history_slot(&self, m: Move) -> usize {
+        match m {
+            Move::Place { to } => 625 + to.index(),
+            Move::Step { from, to } | Move::Capture { from, to, .. } => from.index() * 25 + to.index(),
+        }
+    }
+}

@@ -1,0 +1,234 @@
+//! `palabre arena`: matches between two contestants, sides alternating and
+//! openings varied by seed; prints the result, an Elo difference with its
+//! 95% margin and each side's move times.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use palabre_ai::Params;
+use palabre_ai::player::AnyPosition;
+use palabre_rules::{GamePosition, Outcome, Record, nsolo, yote};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+use crate::contestant::{Contestant, Spec, Turn};
+use crate::start::Game;
+
+/// Games longer than this are adjudicated drawn.
+const MAX_PLIES: usize = 3000;
+
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub game: Game,
+    pub a: Spec,
+    pub b: Spec,
+    pub games: usize,
+    pub size: u8,
+    pub movetime: Option<Duration>,
+    pub seed: u64,
+    pub jobs: usize,
+}
+
+/// One finished game, from A's side.
+#[derive(Debug, Default)]
+struct Tally {
+    wins: usize,
+    draws: usize,
+    losses: usize,
+    results: Vec<f64>,
+    times: [Vec<Duration>; 2],
+    reasons: std::collections::BTreeMap<String, usize>,
+}
+
+/// The rules-side view the match loop needs of each game.
+trait Arena: GamePosition + Sync {
+    fn any(&self) -> AnyPosition;
+    fn protocol(start: &Self, moves: &[Self::Move]) -> String;
+    fn random_move(&self, rng: &mut SmallRng) -> Option<Self::Move>;
+}
+
+fn protocol_line<P: GamePosition>(start: &P, moves: &[P::Move]) -> String {
+    let mut line = format!("position {} fen {start}", P::NAME);
+    if !moves.is_empty() {
+        line.push_str(" moves");
+        for m in moves {
+            line.push(' ');
+            line.push_str(&m.to_string());
+        }
+    }
+    line
+}
+
+impl Arena for yote::Position {
+    fn any(&self) -> AnyPosition {
+        AnyPosition::Yote(*self)
+    }
+    fn protocol(start: &Self, moves: &[yote::Move]) -> String {
+        protocol_line(start, moves)
+    }
+    fn random_move(&self, rng: &mut SmallRng) -> Option<yote::Move> {
+        let moves = self.legal_moves();
+        (!moves.is_empty()).then(|| moves[rng.gen_range(0..moves.len())])
+    }
+}
+
+impl Arena for nsolo::Position {
+    fn any(&self) -> AnyPosition {
+        AnyPosition::Nsolo(self.clone())
+    }
+    fn protocol(start: &Self, moves: &[nsolo::Move]) -> String {
+        protocol_line(start, moves)
+    }
+    fn random_move(&self, rng: &mut SmallRng) -> Option<nsolo::Move> {
+        let count = self.count_moves();
+        (count > 0).then(|| {
+            let k = rng.gen_range(0..count.min(u128::from(u64::MAX)) as u64);
+            self.legal_moves().nth(k as usize).expect("k < count")
+        })
+    }
+}
+
+/// Plays one game; `a_first` tells whether A moves first. Returns A's score
+/// (1, ½, 0), the reason, and each contestant's move times.
+fn play<P: Arena>(
+    start: &P,
+    players: [&mut Contestant; 2],
+    a_first: bool,
+    opening_seed: u64,
+    settings: &Settings,
+) -> anyhow::Result<(f64, String, [Vec<Duration>; 2])> {
+    let mut rng = SmallRng::seed_from_u64(opening_seed);
+    let mut record = Record::new(start.clone());
+    let opening = if P::NAME == "yote" { 2 } else { 1 };
+    for _ in 0..opening {
+        if record.outcome().is_some() {
+            break;
+        }
+        let Some(m) = record.position().random_move(&mut rng) else { break };
+        record.play(&m).map_err(|e| anyhow::anyhow!("opening: {e}"))?;
+    }
+    let first_mover = record.position().turn();
+    let mut times: [Vec<Duration>; 2] = Default::default();
+    let [pa, pb] = players;
+    let players = if a_first { [pa, pb] } else { [pb, pa] };
+    loop {
+        if let Some(outcome) = record.outcome() {
+            let score = match outcome {
+                Outcome::Win { winner, .. } => f64::from(u8::from((winner == first_mover) == a_first)),
+                Outcome::Draw { .. } => 0.5,
+            };
+            let reason = match outcome {
+                Outcome::Win { reason, .. } => reason.to_string(),
+                Outcome::Draw { reason } => reason.to_string(),
+            };
+            return Ok((score, reason, times));
+        }
+        if record.ply() >= MAX_PLIES {
+            return Ok((0.5, "adjudicated".into(), times));
+        }
+        let side = usize::from(record.position().turn() != first_mover);
+        let history: Vec<u64> = (0..record.ply()).filter_map(|i| record.position_at(i)).map(P::hash).collect();
+        let turn = Turn {
+            position: &record.position().any(),
+            history: &history,
+            protocol_position: P::protocol(record.start(), record.moves()),
+            movetime: settings.movetime,
+            seed: opening_seed ^ (record.ply() as u64) << 32,
+        };
+        let started = Instant::now();
+        let choice = players[side].choose(&turn)?;
+        let who = usize::from((side == 0) != a_first);
+        times[who].push(started.elapsed());
+        let a_moving = who == 0;
+        let forfeit = |why: String| Ok((if a_moving { 0.0 } else { 1.0 }, why, times.clone()));
+        let Some(text) = choice else { return forfeit("no move given".into()) };
+        let Ok(m) = text.parse::<P::Move>() else { return forfeit(format!("malformed move {text}")) };
+        if let Err(e) = record.play(&m) {
+            return forfeit(format!("illegal move {text}: {e}"));
+        }
+    }
+}
+
+fn run_games<P: Arena>(start: &P, settings: &Settings, params: &Params) -> anyhow::Result<Tally> {
+    let tally = Mutex::new(Tally::default());
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|scope| -> anyhow::Result<()> {
+        let workers: Vec<_> = (0..settings.jobs.max(1))
+            .map(|_| {
+                scope.spawn(|| -> anyhow::Result<()> {
+                    let mut a = Contestant::new(&settings.a, params)?;
+                    let mut b = Contestant::new(&settings.b, params)?;
+                    loop {
+                        let i = next.fetch_add(1, Ordering::SeqCst);
+                        if i >= settings.games {
+                            return Ok(());
+                        }
+                        let opening_seed = settings.seed.wrapping_mul(1_000_003).wrapping_add((i / 2) as u64);
+                        let (score, reason, times) = play(start, [&mut a, &mut b], i % 2 == 0, opening_seed, settings)?;
+                        let mut t = tally.lock().expect("tally");
+                        match score {
+                            s if s > 0.75 => t.wins += 1,
+                            s if s < 0.25 => t.losses += 1,
+                            _ => t.draws += 1,
+                        }
+                        t.results.push(score);
+                        *t.reasons.entry(reason).or_default() += 1;
+                        for (all, new) in t.times.iter_mut().zip(times) {
+                            all.extend(new);
+                        }
+                        eprintln!("game {}/{}: +{} ={} -{}", t.results.len(), settings.games, t.wins, t.draws, t.losses);
+                    }
+                })
+            })
+            .collect();
+        for w in workers {
+            w.join().expect("arena thread")?;
+        }
+        Ok(())
+    })?;
+    Ok(tally.into_inner().expect("tally"))
+}
+
+fn elo(score: f64) -> f64 {
+    -400.0 * (1.0 / score.clamp(1e-6, 1.0 - 1e-6) - 1.0).log10()
+}
+
+fn percentile(times: &mut [Duration], p: f64) -> Duration {
+    if times.is_empty() {
+        return Duration::ZERO;
+    }
+    times.sort();
+    times[((times.len() - 1) as f64 * p).round() as usize]
+}
+
+fn print_report(settings: &Settings, mut t: Tally) {
+    let n = t.results.len() as f64;
+    let mean = t.results.iter().sum::<f64>() / n;
+    let var = t.results.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n;
+    let margin = 1.96 * (var / n).sqrt();
+    let (lo, hi) = (elo(mean - margin), elo(mean + margin));
+    println!("arena {:?}: A = {} vs B = {}, {} games", settings.game, settings.a, settings.b, t.results.len());
+    println!("A wins {}, draws {}, losses {}", t.wins, t.draws, t.losses);
+    println!("score {:.1}% ({:.1}/{})", 100.0 * mean, mean * n, n);
+    println!("elo {:+.0} ± {:.0} (95%: {:+.0} to {:+.0})", elo(mean), (hi - lo) / 2.0, lo, hi);
+    for (name, times) in ["A", "B"].iter().zip(t.times.iter_mut()) {
+        let count = times.len();
+        let (p50, p95, max) = (percentile(times, 0.5), percentile(times, 0.95), percentile(times, 1.0));
+        println!("{name} move time: p50 {p50:?}, p95 {p95:?}, max {max:?} over {count} moves");
+    }
+    let reasons: Vec<String> = t.reasons.iter().map(|(r, c)| format!("{r} {c}")).collect();
+    println!("endings: {}", reasons.join(", "));
+}
+
+pub fn run(settings: Settings, params: Params) -> anyhow::Result<()> {
+    let tally = match settings.game {
+        Game::Yote => run_games(&yote::Position::START, &settings, &params)?,
+        Game::Nsolo => {
+            let start = nsolo::Position::start(settings.size).map_err(|e| anyhow::anyhow!("{e}"))?;
+            run_games(&start, &settings, &params)?
+        }
+    };
+    print_report(&settings, tally);
+    Ok(())
+}

@@ -1,0 +1,164 @@
+//! Arena players: a level, the greedy yardstick, or any program speaking the
+//! engine protocol (`engine:<command line>`).
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::str::FromStr;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use palabre_ai::greedy::greedy_move;
+use palabre_ai::player::{AnyPosition, think};
+use palabre_ai::tt::Table;
+use palabre_ai::{Level, Limits, Params, Request, SearchLimit};
+
+/// How a contestant is named on the command line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Spec {
+    Level(Level),
+    Greedy,
+    Engine(String),
+}
+
+impl FromStr for Spec {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Spec, String> {
+        if let Some(cmd) = s.strip_prefix("engine:") {
+            return Ok(Spec::Engine(cmd.to_owned()));
+        }
+        if s == "greedy" {
+            return Ok(Spec::Greedy);
+        }
+        s.parse().map(Spec::Level).map_err(|e| format!("{e}, greedy or engine:<command>"))
+    }
+}
+
+impl std::fmt::Display for Spec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Spec::Level(l) => write!(f, "{l}"),
+            Spec::Greedy => f.write_str("greedy"),
+            Spec::Engine(cmd) => write!(f, "engine:{cmd}"),
+        }
+    }
+}
+
+/// What a contestant needs to choose a move.
+pub struct Turn<'a> {
+    pub position: &'a AnyPosition,
+    /// Hashes of the earlier positions.
+    pub history: &'a [u64],
+    /// `position <game> ...` for an external engine.
+    pub protocol_position: String,
+    pub movetime: Option<Duration>,
+    pub seed: u64,
+}
+
+pub enum Contestant {
+    Level { level: Level, params: Params, tt: Box<Table> },
+    Greedy,
+    Engine(Engine),
+}
+
+impl Contestant {
+    pub fn new(spec: &Spec, params: &Params) -> anyhow::Result<Contestant> {
+        Ok(match spec {
+            Spec::Level(level) => Contestant::Level {
+                level: *level,
+                params: params.clone(),
+                tt: Box::new(Table::new(params.tt_bits)),
+            },
+            Spec::Greedy => Contestant::Greedy,
+            Spec::Engine(cmd) => Contestant::Engine(Engine::spawn(cmd)?),
+        })
+    }
+
+    /// The move in notation, or `None` if the contestant sees none.
+    pub fn choose(&mut self, turn: &Turn<'_>) -> anyhow::Result<Option<String>> {
+        Ok(match self {
+            Contestant::Level { level, params, tt } => {
+                let mut limits = Limits::new();
+                if let Some(t) = turn.movetime {
+                    limits = limits.with(SearchLimit::MoveTime(t));
+                }
+                let req = Request {
+                    position: turn.position.clone(),
+                    history: turn.history.to_vec(),
+                    level: *level,
+                    limits,
+                    seed: turn.seed,
+                };
+                think(&req, params, tt, &AtomicBool::new(false), |_| {}).best.map(|m| m.to_string())
+            }
+            Contestant::Greedy => greedy_move(turn.position, turn.seed).map(|m| m.to_string()),
+            Contestant::Engine(engine) => engine.choose(turn)?,
+        })
+    }
+}
+
+/// A child process speaking the engine protocol.
+pub struct Engine {
+    child: Child,
+    input: ChildStdin,
+    output: BufReader<ChildStdout>,
+}
+
+impl Engine {
+    fn spawn(cmd: &str) -> anyhow::Result<Engine> {
+        let mut words = cmd.split_whitespace();
+        let program = words.next().context("empty engine command")?;
+        let mut child = Command::new(program)
+            .args(words)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .with_context(|| format!("starting {cmd}"))?;
+        let input = child.stdin.take().context("engine stdin")?;
+        let output = BufReader::new(child.stdout.take().context("engine stdout")?);
+        let mut engine = Engine { child, input, output };
+        engine.send("isready")?;
+        engine.wait_for("readyok")?;
+        Ok(engine)
+    }
+
+    fn send(&mut self, line: &str) -> anyhow::Result<()> {
+        writeln!(self.input, "{line}")?;
+        Ok(self.input.flush()?)
+    }
+
+    fn wait_for(&mut self, prefix: &str) -> anyhow::Result<String> {
+        let mut line = String::new();
+        loop {
+            line.clear();
+            if self.output.read_line(&mut line)? == 0 {
+                bail!("engine closed its output");
+            }
+            if line.starts_with(prefix) {
+                return Ok(line.trim_end().to_owned());
+            }
+            if let Some(e) = line.strip_prefix("error") {
+                bail!("engine error:{}", e.trim_end());
+            }
+        }
+    }
+
+    fn choose(&mut self, turn: &Turn<'_>) -> anyhow::Result<Option<String>> {
+        self.send(&turn.protocol_position)?;
+        match turn.movetime {
+            Some(t) => self.send(&format!("go movetime {}", t.as_millis()))?,
+            None => self.send("go")?,
+        }
+        let line = self.wait_for("bestmove")?;
+        let best = line.trim_start_matches("bestmove").trim();
+        Ok((best != "none").then(|| best.to_owned()))
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.send("quit");
+        let _ = self.child.wait();
+    }
+}

@@ -1,0 +1,213 @@
+//! `palabre engine`: the line protocol any program can drive Palabre's AI
+//! with (see docs/engine-protocol.md). The search runs in a worker; this
+//! module only parses commands and prints what the worker reports.
+
+use std::io::{BufRead, Write};
+use std::collections::VecDeque;
+use std::time::Duration;
+
+use palabre_ai::player::AnyPosition;
+use palabre_ai::worker::{Report, Worker};
+use palabre_ai::{AnyMove, Level, Limits, Params, Request, SearchLimit};
+use palabre_rules::{GamePosition, Record, nsolo, yote};
+
+/// The game being analysed, with its history.
+enum Game {
+    Yote(Record<yote::Position>),
+    Nsolo(Record<nsolo::Position>),
+}
+
+impl Game {
+    fn request(&self, level: Level, limits: Limits, seed: u64) -> Option<Request> {
+        fn parts<P: GamePosition>(r: &Record<P>) -> Option<(P, Vec<u64>)> {
+            if r.outcome().is_some() {
+                return None;
+            }
+            let history = (0..r.ply()).filter_map(|i| r.position_at(i)).map(P::hash).collect();
+            Some((r.position().clone(), history))
+        }
+        let (position, history) = match self {
+            Game::Yote(r) => parts(r).map(|(p, h)| (AnyPosition::Yote(p), h))?,
+            Game::Nsolo(r) => parts(r).map(|(p, h)| (AnyPosition::Nsolo(p), h))?,
+        };
+        Some(Request { position, history, level, limits, seed })
+    }
+}
+
+fn say(line: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+fn parse_position(args: &[&str]) -> Result<Game, String> {
+    let split = args.iter().position(|a| *a == "moves").unwrap_or(args.len());
+    let (setup, moves) = (&args[..split], args.get(split + 1..).unwrap_or(&[]));
+    match setup {
+        ["yote", "startpos"] => replay(yote::Position::START, moves).map(Game::Yote),
+        ["yote", "fen", fen @ ..] => {
+            let pos = fen.join(" ").parse().map_err(|e| format!("{e}"))?;
+            replay(pos, moves).map(Game::Yote)
+        }
+        ["nsolo", "size", n] => {
+            let size: u8 = n.parse().map_err(|_| format!("bad size {n:?}"))?;
+            let pos = nsolo::Position::start(size).map_err(|e| format!("{e}"))?;
+            replay(pos, moves).map(Game::Nsolo)
+        }
+        ["nsolo", "fen", fen @ ..] => {
+            let pos = fen.join(" ").parse().map_err(|e| format!("{e}"))?;
+            replay(pos, moves).map(Game::Nsolo)
+        }
+        _ => Err("usage: position <yote startpos|yote fen F|nsolo size N|nsolo fen F> [moves ...]".into()),
+    }
+}
+
+fn replay<P: GamePosition>(start: P, moves: &[&str]) -> Result<Record<P>, String> {
+    Record::replay(start, moves).map_err(|e| e.to_string())
+}
+
+fn parse_go(args: &[&str]) -> Result<(Level, Limits), String> {
+    let mut level = Level::Expert;
+    let mut limits = Limits::new();
+    let mut it = args.iter();
+    while let Some(key) = it.next() {
+        let value = it.next().ok_or_else(|| format!("go: {key} needs a value"))?;
+        match *key {
+            "level" => level = value.parse().map_err(|e| format!("{e}"))?,
+            "movetime" => {
+                let ms: u64 = value.parse().map_err(|_| format!("bad movetime {value:?}"))?;
+                limits = limits.with(SearchLimit::MoveTime(Duration::from_millis(ms.max(1))));
+            }
+            "depth" => {
+                let d: u32 = value.parse().map_err(|_| format!("bad depth {value:?}"))?;
+                limits = limits.with(SearchLimit::Depth(d.max(1)));
+            }
+            other => return Err(format!("go: unknown parameter {other:?}")),
+        }
+    }
+    Ok((level, limits))
+}
+
+fn format_info(info: &palabre_ai::Info<AnyMove>) -> String {
+    let ms = info.elapsed.as_millis().max(1) as u64;
+    let pv: Vec<String> = info.pv.iter().map(ToString::to_string).collect();
+    format!(
+        "info depth {} score {} nodes {} nps {} pv {}",
+        info.depth,
+        info.score,
+        info.nodes,
+        info.nodes * 1000 / ms,
+        pv.join(" ")
+    )
+}
+
+/// The engine's state between commands.
+struct Session {
+    worker: Worker,
+    game: Option<Game>,
+    searching: bool,
+    seed: u64,
+}
+
+/// What the main loop should do after a command.
+enum Next {
+    Continue,
+    Quit,
+}
+
+impl Session {
+    /// Handles a command while no search runs.
+    fn command(&mut self, command: &str, args: &[&str]) -> Next {
+        match command {
+            "isready" => say("readyok"),
+            "quit" => return Next::Quit,
+            "stop" => {}
+            "newgame" => self.game = None,
+            "position" => match parse_position(args) {
+                Ok(g) => self.game = Some(g),
+                Err(e) => say(&format!("error {e}")),
+            },
+            "go" => self.go(args),
+            other => say(&format!("error unknown command {other:?}")),
+        }
+        Next::Continue
+    }
+
+    fn go(&mut self, args: &[&str]) {
+        let (level, limits) = match parse_go(args) {
+            Ok(parsed) => parsed,
+            Err(e) => return say(&format!("error {e}")),
+        };
+        let Some(game) = &self.game else { return say("error no position: send position first") };
+        self.seed += 1;
+        match game.request(level, limits, self.seed) {
+            Some(req) => {
+                self.searching = true;
+                self.worker.think(req);
+            }
+            None => say("bestmove none"),
+        }
+    }
+
+    fn report(&mut self, report: Report) {
+        match report {
+            Report::Info(info) => say(&format_info(&info)),
+            Report::Done(thought) => {
+                self.searching = false;
+                let best = thought.best.map_or_else(|| "none".to_owned(), |m| m.to_string());
+                say(&format!("bestmove {best}"));
+            }
+        }
+    }
+}
+
+/// Reads commands until `quit` or the end of input. While a search runs,
+/// `isready` and `stop` are answered at once and other commands wait their
+/// turn, so a script may send a whole session without waiting.
+pub fn run(params: Params) -> anyhow::Result<()> {
+    let (lines_tx, lines) = crossbeam_channel::unbounded::<String>();
+    std::thread::spawn(move || {
+        for line in std::io::stdin().lock().lines().map_while(Result::ok) {
+            if lines_tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let worker = Worker::new(params);
+    let reports = worker.reports().clone();
+    let mut session = Session { worker, game: None, searching: false, seed: 0 };
+    let mut pending: VecDeque<String> = VecDeque::new();
+    let (mut quitting, mut input_open) = (false, true);
+    loop {
+        while !session.searching && !quitting {
+            let Some(line) = pending.pop_front() else { break };
+            let words: Vec<&str> = line.split_whitespace().collect();
+            if let Some((command, args)) = words.split_first() {
+                quitting = matches!(session.command(command, args), Next::Quit);
+            }
+        }
+        if !session.searching && (quitting || (!input_open && pending.is_empty())) {
+            return Ok(());
+        }
+        if !input_open || quitting {
+            // Input is over or quit was asked: only the running search remains.
+            session.report(reports.recv()?);
+            continue;
+        }
+        crossbeam_channel::select! {
+            recv(reports) -> report => session.report(report?),
+            recv(lines) -> line => match line {
+                Ok(line) => match line.split_whitespace().next() {
+                    Some("isready") if session.searching => say("readyok"),
+                    Some("stop") => session.worker.stop(),
+                    Some("quit") if session.searching => {
+                        session.worker.stop();
+                        quitting = true;
+                    }
+                    _ => pending.push_back(line),
+                },
+                Err(_) => input_open = false,
+            },
+        }
+    }
+}
