@@ -9,6 +9,13 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
+/// Which game a level plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GameKind {
+    Yote,
+    Nsolo,
+}
+
 /// A playing strength.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Level {
@@ -56,8 +63,10 @@ impl Level {
         }
     }
 
-    /// How this level plays, with Expert's budget given.
-    pub fn style(self, expert_budget: Duration) -> Style {
+    /// How this level plays `game`, with Expert's budget given. Depths
+    /// differ by game so that each level stays clearly above the one below.
+    pub fn style(self, game: GameKind, expert_budget: Duration) -> Style {
+        let nsolo = game == GameKind::Nsolo;
         match self {
             Level::Debutant => Style {
                 depth: Some(1),
@@ -69,12 +78,12 @@ impl Level {
             Level::Intermediaire => Style {
                 depth: Some(2),
                 movetime: Duration::from_millis(800),
-                temperature: 15,
-                miss_capture: 0.08,
+                temperature: 25,
+                miss_capture: 0.12,
                 quiescence: true,
             },
             Level::Confirme => Style {
-                depth: Some(4),
+                depth: Some(if nsolo { 5 } else { 4 }),
                 movetime: Duration::from_millis(1000),
                 temperature: 0,
                 miss_capture: 0.0,

@@ -34,6 +34,8 @@ pub struct Params {
     pub yote_lock_danger: i32,
     /// Yoté: a ball kept in reserve (flexibility: it can go anywhere).
     pub yote_reserve_bonus: i32,
+    /// Yoté: the evaluation fades to 0 over the last this many quiet plies.
+    pub yote_quiet_fade: i32,
 
     /// Nsolo: a stone.
     pub nsolo_stone: i32,
@@ -64,6 +66,7 @@ impl Default for Params {
             yote_mobility: 3,
             yote_lock_danger: 80,
             yote_reserve_bonus: 4,
+            yote_quiet_fade: 60,
             nsolo_stone: 100,
             nsolo_mobile_pit: 6,
             nsolo_exposed: 3,

@@ -11,7 +11,7 @@ use palabre_rules::{nsolo, yote};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use crate::level::Style;
+use crate::level::{GameKind, Style};
 use crate::nsolo::Nsolo;
 use crate::search::{Info, SearchResult, Searcher};
 use crate::time::Clock;
@@ -74,7 +74,11 @@ pub fn think(
     stop: &AtomicBool,
     mut report: impl FnMut(&Info<AnyMove>),
 ) -> Thought {
-    let style = req.level.style(Duration::from_millis(params.expert_budget_ms));
+    let kind = match req.position {
+        AnyPosition::Yote(_) => GameKind::Yote,
+        AnyPosition::Nsolo(_) => GameKind::Nsolo,
+    };
+    let style = req.level.style(kind, Duration::from_millis(params.expert_budget_ms));
     let clock = Clock::new(effective_limits(&style, &req.limits).movetime(), params);
     tt.clear();
     match &req.position {

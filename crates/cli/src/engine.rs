@@ -200,7 +200,7 @@ pub fn run(params: Params) -> anyhow::Result<()> {
                 Ok(line) => match line.split_whitespace().next() {
                     Some("isready") if session.searching => say("readyok"),
                     Some("stop") => session.worker.stop(),
-                    Some("quit") if session.searching => {
+                    Some("quit") if session.searching && pending.is_empty() => {
                         session.worker.stop();
                         quitting = true;
                     }

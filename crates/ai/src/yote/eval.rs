@@ -2,7 +2,7 @@
 //! capture threats (worth more to the side about to move), room to move and
 //! the danger of being shut in (Ndar-Kepp).
 
-use palabre_rules::yote::{Color, Position};
+use palabre_rules::yote::{Color, Position, QUIET_LIMIT};
 
 use crate::Params;
 
@@ -24,5 +24,9 @@ pub fn evaluate(pos: &Position, p: &Params) -> i32 {
     let them = me.other();
     let threats = pos.jumps_for(me) as i32 * p.yote_threat_to_move
         - pos.jumps_for(them) as i32 * p.yote_threat_waiting;
-    side_terms(pos, me, p) - side_terms(pos, them, p) + threats
+    let score = side_terms(pos, me, p) - side_terms(pos, them, p) + threats;
+    // Fade towards the draw as the quiet-move count nears 120, so the side
+    // ahead presses for a capture instead of shuffling.
+    let left = i32::from(QUIET_LIMIT - pos.quiet());
+    score * left.min(p.yote_quiet_fade) / p.yote_quiet_fade
 }

@@ -1,0 +1,82 @@
+//! `palabre engine` driven through its standard input, as another program
+//! would drive it.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+
+use palabre_rules::{nsolo, yote};
+
+/// Sends `script` at once and returns every line the engine printed.
+fn session(script: &str) -> Vec<String> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_palabre"))
+        .arg("engine")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
+    let out = BufReader::new(child.stdout.take().unwrap());
+    let lines = out.lines().map(Result::unwrap).collect();
+    assert!(child.wait().unwrap().success());
+    lines
+}
+
+fn bestmoves(lines: &[String]) -> Vec<&str> {
+    lines.iter().filter_map(|l| l.strip_prefix("bestmove ")).collect()
+}
+
+#[test]
+fn answers_each_go_with_one_legal_bestmove() {
+    let lines = session(
+        "isready\nposition yote startpos moves c3 c4\ngo depth 3\n\
+         position nsolo size 8 moves A1/C2:2\ngo level confirme movetime 200\n\
+         position nsolo size 36\ngo movetime 300\nquit\n",
+    );
+    assert_eq!(lines[0], "readyok");
+    let best = bestmoves(&lines);
+    assert_eq!(best.len(), 3, "{lines:?}");
+    let mut y = yote::Position::START;
+    for m in ["c3", "c4", best[0]] {
+        y.play(&m.parse().unwrap()).unwrap();
+    }
+    let mut n = nsolo::Position::start(8).unwrap();
+    for m in ["A1/C2:2", best[1]] {
+        n.play(&m.parse().unwrap()).unwrap();
+    }
+    let mut big = nsolo::Position::start(36).unwrap();
+    big.play(&best[2].parse().unwrap()).unwrap();
+    let info = lines.iter().find(|l| l.starts_with("info depth 1 ")).unwrap();
+    let words: Vec<&str> = info.split_whitespace().collect();
+    assert_eq!([words[2], words[3], words[5], words[7], words[9]], ["1", "score", "nodes", "nps", "pv"][..]);
+}
+
+#[test]
+fn reports_errors_and_keeps_running() {
+    let lines = session(
+        "bogus\nposition yote startpos moves c3 c3\nposition nsolo size 99\n\
+         go level grandmaster\ngo\nposition yote startpos\ngo depth 1 level debutant\n",
+    );
+    let errors = lines.iter().filter(|l| l.starts_with("error ")).count();
+    assert_eq!(errors, 5, "{lines:?}");
+    assert!(lines.iter().any(|l| l.contains("ply 1") && l.contains("c3")), "{lines:?}");
+    assert_eq!(bestmoves(&lines).len(), 1);
+}
+
+#[test]
+fn says_none_when_the_game_is_over() {
+    let repetition = "A8 D2/A1:1 B3/C1:1,C2:1 C8 A5/C1:1 D6 B7/C1:1 C3 A4 D5/A2:1,A3:1 \
+        A8/C1:1 D1/A3:1 A5/C1:1 D2/A3:1 B3 C8 B5 D8/A1:2,A2:1 B8/C1:1,C3:2,C4:1 D2/A3:1,A4:1 A6 \
+        D1/A5:1 B6/C1:1 D5 B2 D4 B5 D3 A1 D2 B4 C2 A2 D1 A3 C5 A4 C6 A5 D8 A6 D5 B6";
+    let script = format!(
+        "position yote fen 5/5/r4/r4/brr2 0 0 b 10\ngo\nposition nsolo size 8 moves {repetition}\ngo\n"
+    );
+    assert_eq!(bestmoves(&session(&script)), ["none", "none"]);
+}
+
+#[test]
+fn stop_answers_at_once() {
+    let start = std::time::Instant::now();
+    let lines = session("position yote startpos\ngo movetime 60000\nstop\nquit\n");
+    assert_eq!(bestmoves(&lines).len(), 1);
+    assert!(start.elapsed().as_secs() < 30, "stop was ignored");
+}
