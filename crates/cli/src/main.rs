@@ -27,12 +27,22 @@ use crate::start::{Game, StartArgs};
     about = "Yoté and Nsolo: rules engine and tools"
 )]
 struct Cli {
+    /// What to do; without one, Palabre serves its website.
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Serve the website and its API (the default).
+    Serve {
+        /// Address to listen on.
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        addr: String,
+        /// SQLite file holding the games.
+        #[arg(long, default_value = "palabre.db")]
+        db: String,
+    },
     /// Count the move sequences of a given length from a position.
     Perft {
         game: Game,
@@ -107,9 +117,21 @@ impl From<std::io::Error> for Failure {
     }
 }
 
+fn serve(addr: String, db: String) -> anyhow::Result<()> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
+        )
+        .init();
+    let config = palabre_server::Config { addr, db: Some(db), ..palabre_server::Config::default() };
+    tokio::runtime::Runtime::new()?.block_on(palabre_server::serve(config))
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let result = match cli.command {
+    let command = cli.command.unwrap_or(Command::Serve { addr: "127.0.0.1:8080".into(), db: "palabre.db".into() });
+    let result = match command {
+        Command::Serve { addr, db } => serve(addr, db).map_err(Failure::Other),
         Command::Perft {
             game,
             depth,

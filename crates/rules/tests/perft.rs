@@ -70,3 +70,30 @@ fn listing_matches_counting() {
         assert_eq!(pos.legal_moves().len() as u64, pos.count_moves(), "{fen}");
     }
 }
+
+/// A traced move drops exactly the stones it lifts and ends where the
+/// position says, on every suite position's first legal moves.
+#[test]
+fn traces_account_for_every_stone() {
+    use palabre_rules::nsolo::Step;
+    for (fen, _) in cases(include_str!("data/nsolo.perft")) {
+        let pos: nsolo::Position = fen.parse().unwrap();
+        for m in pos.legal_moves().take(50) {
+            let steps = pos.trace(&m).unwrap();
+            let lifted: u32 = steps.iter().map(|s| if let Step::Lift { count, .. } = s { u32::from(*count) } else { 0 }).sum();
+            let dropped = steps.iter().filter(|s| matches!(s, Step::Drop { .. })).count() as u32;
+            assert_eq!(lifted, dropped, "{fen} {m}");
+            let mut next = pos.clone();
+            next.play(&m).unwrap();
+            let removed: u32 = steps
+                .iter()
+                .map(|s| match s {
+                    Step::Capture { count, .. } | Step::Bonus { count, .. } => u32::from(*count),
+                    _ => 0,
+                })
+                .sum();
+            let victim = pos.turn().other();
+            assert_eq!(pos.stones(victim) - next.stones(victim), removed, "{fen} {m}");
+        }
+    }
+}

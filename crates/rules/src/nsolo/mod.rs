@@ -16,6 +16,7 @@ mod pit;
 mod position;
 mod setup;
 mod sowing;
+mod trace;
 
 pub use bonus::{Bonus, Distributions, count_distributions};
 pub use moves::Move;
@@ -24,6 +25,7 @@ pub use pit::{Pit, Row};
 pub use position::{Origin, OriginList, Position, Side};
 pub use setup::Setup;
 pub use sowing::Sown;
+pub use trace::Step;
 
 /// Smallest number of pits in a row.
 pub const MIN_SIZE: u8 = 8;

@@ -1,0 +1,241 @@
+//! The game state as the pages read it: the board, the legal moves in a
+//! compact form and what the last move did, so that a page can draw and
+//! animate without knowing the rules.
+
+use std::collections::BTreeMap;
+
+use palabre_rules::nsolo::{self, Pit, Row, Step};
+use palabre_rules::yote::{self, Color, Second, Square};
+use palabre_rules::{GamePosition, Record};
+use serde::Serialize;
+
+use crate::session::{Play, Session};
+
+#[derive(Debug, Serialize)]
+pub struct State {
+    pub id: String,
+    pub game: String,
+    pub size: u8,
+    pub opponent: String,
+    pub level: String,
+    pub players: BTreeMap<String, String>,
+    pub fen: String,
+    pub ply: usize,
+    pub turn: String,
+    pub moves: Vec<String>,
+    pub thinking: bool,
+    pub result: Option<ResultView>,
+    pub draw_offer: Option<String>,
+    pub draw_declined: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub yote: Option<YoteBoard>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nsolo: Option<NsoloBoard>,
+    pub legal: Vec<Legal>,
+    pub last: Option<LastMove>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ResultView {
+    pub winner: Option<String>,
+    pub reason: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct YoteBoard {
+    pub board: BTreeMap<String, String>,
+    pub reserve: BTreeMap<String, u8>,
+    pub captured: BTreeMap<String, u8>,
+    pub quiet: u8,
+    pub quiet_limit: u8,
+}
+
+#[derive(Debug, Serialize)]
+pub struct NsoloBoard {
+    pub rows: BTreeMap<String, Vec<u8>>,
+    pub stones: BTreeMap<String, u32>,
+}
+
+/// A legal move in the compact form of each game.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum Legal {
+    Yote {
+        #[serde(rename = "move")]
+        notation: String,
+        kind: &'static str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        from: Option<String>,
+        to: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        jumped: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        second: Option<Option<String>>,
+    },
+    Nsolo {
+        pit: String,
+        bonus: u8,
+        capture: Option<String>,
+    },
+}
+
+#[derive(Debug, Serialize)]
+pub struct LastMove {
+    pub ply: usize,
+    pub by: String,
+    #[serde(rename = "move")]
+    pub notation: String,
+    pub animation: serde_json::Value,
+}
+
+fn color_name(c: Color) -> String {
+    c.to_string()
+}
+
+fn yote_board(pos: &yote::Position) -> YoteBoard {
+    let colors = [Color::Red, Color::Black];
+    YoteBoard {
+        board: Square::all().filter_map(|sq| pos.ball_at(sq).map(|c| (sq.to_string(), color_name(c)))).collect(),
+        reserve: colors.iter().map(|c| (color_name(*c), pos.reserve(*c))).collect(),
+        // Balls a side has taken are the ones its opponent lost.
+        captured: colors.iter().map(|c| (color_name(*c), pos.captured(c.other()))).collect(),
+        quiet: pos.quiet(),
+        quiet_limit: yote::QUIET_LIMIT,
+    }
+}
+
+fn yote_parts(m: yote::Move) -> (&'static str, Option<Square>, Square, Option<Option<String>>) {
+    match m {
+        yote::Move::Place { to } => ("place", None, to, None),
+        yote::Move::Step { from, to } => ("step", Some(from), to, None),
+        yote::Move::Capture { from, to, second } => {
+            let second = match second {
+                Some(Second::Board(sq)) => Some(sq.to_string()),
+                Some(Second::Reserve) => Some("reserve".to_owned()),
+                None => None,
+            };
+            ("capture", Some(from), to, Some(second))
+        }
+    }
+}
+
+fn yote_legal(m: yote::Move) -> Legal {
+    let (kind, from, to, second) = yote_parts(m);
+    Legal::Yote {
+        notation: m.to_string(),
+        kind,
+        from: from.map(|s| s.to_string()),
+        to: to.to_string(),
+        jumped: m.jumped().map(|s| s.to_string()),
+        second,
+    }
+}
+
+fn yote_animation(m: yote::Move) -> serde_json::Value {
+    let (kind, from, to, second) = yote_parts(m);
+    serde_json::json!({
+        "kind": kind,
+        "from": from.map(|s| s.to_string()),
+        "to": to.to_string(),
+        "jumped": m.jumped().map(|s| s.to_string()),
+        "second": second.flatten(),
+    })
+}
+
+fn nsolo_board(pos: &nsolo::Position) -> NsoloBoard {
+    let row = |r: Row| (1..=pos.size()).map(|c| Pit::new(r, c).and_then(|p| pos.count(p)).unwrap_or(0)).collect();
+    NsoloBoard {
+        rows: [("A", Row::A), ("B", Row::B), ("C", Row::C), ("D", Row::D)]
+            .into_iter()
+            .map(|(name, r)| (name.to_owned(), row(r)))
+            .collect(),
+        stones: [nsolo::Side::South, nsolo::Side::North].iter().map(|s| (s.to_string(), pos.stones(*s))).collect(),
+    }
+}
+
+fn nsolo_legal(pos: &nsolo::Position) -> Vec<Legal> {
+    pos.legal_origins()
+        .iter()
+        .map(|o| {
+            let sown = pos.sow_pit(o.pit).expect("a legal origin sows");
+            let capture = (sown.captured() > 0).then(|| {
+                let end = sown.end();
+                let opposite = if end.row() == Row::B { Row::C } else { Row::B };
+                Pit::new(opposite, end.col()).map_or_else(String::new, |p| p.to_string())
+            });
+            Legal::Nsolo { pit: o.pit.to_string(), bonus: o.bonus, capture }
+        })
+        .collect()
+}
+
+fn nsolo_animation(pos: &nsolo::Position, m: &nsolo::Move) -> serde_json::Value {
+    let steps: Vec<serde_json::Value> = pos
+        .trace(m)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|s| match s {
+            Step::Lift { pit, count, relay } => {
+                serde_json::json!({"lift": pit.to_string(), "count": count, "relay": relay})
+            }
+            Step::Drop { pit } => serde_json::json!({"drop": pit.to_string()}),
+            Step::Capture { pit, count } => serde_json::json!({"capture": pit.to_string(), "count": count}),
+            Step::Bonus { pit, count } => serde_json::json!({"bonus": pit.to_string(), "count": count}),
+        })
+        .collect();
+    serde_json::json!({ "steps": steps })
+}
+
+fn last_move<P: GamePosition>(
+    record: &Record<P>,
+    animate: impl Fn(&P, &P::Move) -> serde_json::Value,
+) -> Option<LastMove> {
+    let ply = record.ply().checked_sub(1)?;
+    let before = record.position_at(ply)?;
+    let m = record.moves().last()?;
+    Some(LastMove { ply, by: before.turn().to_string(), notation: m.to_string(), animation: animate(before, m) })
+}
+
+/// The state of a session as the API shows it.
+pub fn state(s: &Session) -> State {
+    let result = s.result();
+    let machine = s.machine_side();
+    let humans_turn = result.is_none() && machine.as_deref() != Some(s.play.turn().as_str());
+    let sides: [&str; 2] = if s.row.game == "yote" { ["red", "black"] } else { ["south", "north"] };
+    let players = sides
+        .iter()
+        .map(|side| {
+            let who = if machine.as_deref() == Some(*side) { "machine" } else { "human" };
+            ((*side).to_owned(), who.to_owned())
+        })
+        .collect();
+    let (yote, nsolo, legal, last) = match &s.play {
+        Play::Yote(r) => {
+            let legal = if humans_turn { r.position().legal_moves().iter().map(|m| yote_legal(*m)).collect() } else { Vec::new() };
+            (Some(yote_board(r.position())), None, legal, last_move(r, |_, m| yote_animation(*m)))
+        }
+        Play::Nsolo(r) => {
+            let legal = if humans_turn { nsolo_legal(r.position()) } else { Vec::new() };
+            (None, Some(nsolo_board(r.position())), legal, last_move(r, nsolo_animation))
+        }
+    };
+    State {
+        id: s.row.id.clone(),
+        game: s.row.game.clone(),
+        size: s.row.size,
+        opponent: s.row.opponent.clone(),
+        level: s.row.level.clone(),
+        players,
+        fen: s.play.fen(),
+        ply: s.play.ply(),
+        turn: s.play.turn(),
+        moves: s.play.moves(),
+        thinking: s.thinking,
+        result: result.map(|e| ResultView { winner: e.winner, reason: e.reason }),
+        draw_offer: s.draw_offer.clone(),
+        draw_declined: s.draw_declined,
+        yote,
+        nsolo,
+        legal,
+        last,
+    }
+}
