@@ -1,0 +1,88 @@
+// Language: French first, English second. One dictionary per language,
+// remembered in localStorage; elements carry data-i18n (text) or
+// data-i18n-attr="attr:key;attr:key".
+
+const KEY = 'palabre.lang';
+const LANGS = ['fr', 'en'];
+let dict = {};
+let lang = 'fr';
+
+export function currentLang() {
+  return lang;
+}
+
+function storedLang() {
+  try {
+    const s = localStorage.getItem(KEY);
+    return LANGS.includes(s) ? s : null;
+  } catch {
+    return null;
+  }
+}
+
+function initialLang() {
+  // The English rules routes (/yote/rules, /nsolo/rules) open in English
+  // unless the reader already chose a language.
+  return storedLang() || (/\/rules\/?$/.test(location.pathname) ? 'en' : 'fr');
+}
+
+export function has(key) {
+  return key in dict;
+}
+
+export function t(key, vars = {}) {
+  let s = dict[key];
+  if (s && typeof s === 'object') {
+    const one = lang === 'fr' ? vars.n < 2 : vars.n === 1;
+    s = one ? s.one : s.other;
+  }
+  if (s == null) return key;
+  return s.replace(/\{(\w+)\}/g, (_, k) => (vars[k] ?? ''));
+}
+
+export function apply(root = document) {
+  for (const e of root.querySelectorAll('[data-i18n]')) e.textContent = t(e.dataset.i18n);
+  for (const e of root.querySelectorAll('[data-i18n-attr]')) {
+    for (const pair of e.dataset.i18nAttr.split(';')) {
+      const [attr, key] = pair.split(':');
+      e.setAttribute(attr, t(key));
+    }
+  }
+}
+
+async function load(l) {
+  try {
+    const r = await fetch(`/assets/i18n/${l}.json`);
+    dict = await r.json();
+  } catch {
+    // Without the dictionary the page keeps its French text.
+    if (l !== 'fr') return load('fr');
+    dict = {};
+  }
+  lang = l;
+  document.documentElement.lang = l;
+  apply();
+  for (const b of document.querySelectorAll('[data-lang-switch]')) {
+    const other = l === 'fr' ? 'en' : 'fr';
+    b.textContent = other.toUpperCase();
+    b.setAttribute('lang', other);
+    b.setAttribute('aria-label', t('lang.switch'));
+  }
+  document.dispatchEvent(new CustomEvent('langchange', { detail: l }));
+}
+
+export async function setLang(l) {
+  try {
+    localStorage.setItem(KEY, l);
+  } catch {
+    /* private mode: the choice lasts for the page */
+  }
+  await load(l);
+}
+
+export async function initI18n() {
+  for (const b of document.querySelectorAll('[data-lang-switch]')) {
+    b.addEventListener('click', () => setLang(lang === 'fr' ? 'en' : 'fr'));
+  }
+  await load(initialLang());
+}
