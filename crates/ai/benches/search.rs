@@ -18,8 +18,14 @@ const YOTE: &[(&str, u32)] = &[
 ];
 
 const NSOLO8: &[(&str, u32)] = &[
-    ("2,2,2,2,2,2,2,2/0,2,2,2,2,2,2,2/2,2,2,2,2,2,2,0/2,2,2,2,2,2,2,2 s", 8),
-    ("1,2,1,0,1,2,5,1/2,0,2,2,1,5,0,3/3,1,1,2,0,2,0,2/2,0,1,1,0,0,4,1 s", 8),
+    (
+        "2,2,2,2,2,2,2,2/0,2,2,2,2,2,2,2/2,2,2,2,2,2,2,0/2,2,2,2,2,2,2,2 s",
+        8,
+    ),
+    (
+        "1,2,1,0,1,2,5,1/2,0,2,2,1,5,0,3/3,1,1,2,0,2,0,2/2,0,1,1,0,0,4,1 s",
+        8,
+    ),
 ];
 
 /// Searches every position with a fresh table; returns the nodes visited.
@@ -41,8 +47,12 @@ where
         .sum()
 }
 
-fn bench_game<G: SearchGame>(c: &mut Criterion, name: &str, game: G, positions: Vec<(G::Position, u32)>)
-where
+fn bench_game<G: SearchGame>(
+    c: &mut Criterion,
+    name: &str,
+    game: G,
+    positions: Vec<(G::Position, u32)>,
+) where
     G::Position: Clone,
 {
     let mut tt = Table::new(Params::default().tt_bits);
@@ -57,7 +67,10 @@ where
 fn benches(c: &mut Criterion) {
     let yote = YOTE.iter().map(|(f, d)| (f.parse().unwrap(), *d)).collect();
     bench_game(c, "yote_nodes", Yote::new(Params::default()), yote);
-    let nsolo = NSOLO8.iter().map(|(f, d)| (f.parse().unwrap(), *d)).collect();
+    let nsolo = NSOLO8
+        .iter()
+        .map(|(f, d)| (f.parse().unwrap(), *d))
+        .collect();
     bench_game(c, "nsolo_4x8_nodes", Nsolo::new(Params::default()), nsolo);
 }
 

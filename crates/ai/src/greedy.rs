@@ -2,9 +2,9 @@
 //! It takes the move that wins the most material at once, breaking ties at
 //! random, and never looks at the reply.
 
+use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
-use rand::SeedableRng;
 
 use crate::nsolo::Nsolo;
 use crate::player::{AnyMove, AnyPosition};
@@ -30,11 +30,18 @@ pub fn greedy_move(position: &AnyPosition, seed: u64) -> Option<AnyMove> {
             let game = Nsolo::new(Params::default());
             let mut moves = Vec::new();
             game.generate(pos, &mut moves);
-            let gain = |m: &crate::nsolo::NsoloMove| pos.stones(pos.turn().other()) - game.play(pos, *m).stones(pos.turn().other());
-            let quiet_or_first: Vec<_> = moves.iter().map(|(m, _)| *m).filter(|m| m.policy == 0).collect();
+            let gain = |m: &crate::nsolo::NsoloMove| {
+                pos.stones(pos.turn().other()) - game.play(pos, *m).stones(pos.turn().other())
+            };
+            let quiet_or_first: Vec<_> = moves
+                .iter()
+                .map(|(m, _)| *m)
+                .filter(|m| m.policy == 0)
+                .collect();
             let best = quiet_or_first.iter().map(gain).max()?;
             let top: Vec<_> = quiet_or_first.iter().filter(|m| gain(m) == best).collect();
-            top.choose(&mut rng).map(|m| AnyMove::Nsolo(game.to_rules_move(pos, **m)))
+            top.choose(&mut rng)
+                .map(|m| AnyMove::Nsolo(game.to_rules_move(pos, **m)))
         }
     }
 }

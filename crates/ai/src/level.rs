@@ -42,7 +42,12 @@ pub struct Style {
 }
 
 impl Level {
-    pub const ALL: [Level; 4] = [Level::Debutant, Level::Intermediaire, Level::Confirme, Level::Expert];
+    pub const ALL: [Level; 4] = [
+        Level::Debutant,
+        Level::Intermediaire,
+        Level::Confirme,
+        Level::Expert,
+    ];
 
     /// The name shown to players.
     pub const fn label_fr(self) -> &'static str {
@@ -117,7 +122,11 @@ pub struct UnknownLevel(pub String);
 
 impl fmt::Display for UnknownLevel {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown level {:?} (debutant, intermediaire, confirme, expert)", self.0)
+        write!(
+            f,
+            "unknown level {:?} (debutant, intermediaire, confirme, expert)",
+            self.0
+        )
     }
 }
 

@@ -29,15 +29,42 @@ impl Limits {
     }
 
     pub fn depth(&self) -> Option<u32> {
-        self.0.iter().filter_map(|l| if let SearchLimit::Depth(d) = l { Some(*d) } else { None }).min()
+        self.0
+            .iter()
+            .filter_map(|l| {
+                if let SearchLimit::Depth(d) = l {
+                    Some(*d)
+                } else {
+                    None
+                }
+            })
+            .min()
     }
 
     pub fn movetime(&self) -> Option<Duration> {
-        self.0.iter().filter_map(|l| if let SearchLimit::MoveTime(t) = l { Some(*t) } else { None }).min()
+        self.0
+            .iter()
+            .filter_map(|l| {
+                if let SearchLimit::MoveTime(t) = l {
+                    Some(*t)
+                } else {
+                    None
+                }
+            })
+            .min()
     }
 
     pub fn nodes(&self) -> Option<u64> {
-        self.0.iter().filter_map(|l| if let SearchLimit::Nodes(n) = l { Some(*n) } else { None }).min()
+        self.0
+            .iter()
+            .filter_map(|l| {
+                if let SearchLimit::Nodes(n) = l {
+                    Some(*n)
+                } else {
+                    None
+                }
+            })
+            .min()
     }
 
     /// Whether nothing bounds the search (it then runs until stopped).

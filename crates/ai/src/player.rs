@@ -78,7 +78,9 @@ pub fn think(
         AnyPosition::Yote(_) => GameKind::Yote,
         AnyPosition::Nsolo(_) => GameKind::Nsolo,
     };
-    let style = req.level.style(kind, Duration::from_millis(params.expert_budget_ms));
+    let style = req
+        .level
+        .style(kind, Duration::from_millis(params.expert_budget_ms));
     let clock = Clock::new(effective_limits(&style, &req.limits).movetime(), params);
     tt.clear();
     match &req.position {
@@ -93,10 +95,18 @@ pub fn think(
             let game = Nsolo::new(params.clone());
             let line = |ms: &[crate::nsolo::NsoloMove]| nsolo_line(&game, pos, ms);
             let thought = choose(&game, params, pos, req, &style, clock, tt, stop, |i| {
-                report(&Info { depth: i.depth, score: i.score, nodes: i.nodes, elapsed: i.elapsed, pv: line(&i.pv) })
+                report(&Info {
+                    depth: i.depth,
+                    score: i.score,
+                    nodes: i.nodes,
+                    elapsed: i.elapsed,
+                    pv: line(&i.pv),
+                })
             });
             Thought {
-                best: thought.best.map(|m| AnyMove::Nsolo(game.to_rules_move(pos, m))),
+                best: thought
+                    .best
+                    .map(|m| AnyMove::Nsolo(game.to_rules_move(pos, m))),
                 score: thought.score,
                 depth: thought.depth,
                 nodes: thought.nodes,
@@ -108,7 +118,11 @@ pub fn think(
 }
 
 /// Turns a line of search moves into rules moves, position by position.
-fn nsolo_line(game: &Nsolo, start: &nsolo::Position, line: &[crate::nsolo::NsoloMove]) -> Vec<AnyMove> {
+fn nsolo_line(
+    game: &Nsolo,
+    start: &nsolo::Position,
+    line: &[crate::nsolo::NsoloMove],
+) -> Vec<AnyMove> {
     let mut pos = start.clone();
     line.iter()
         .map(|&m| {
@@ -120,7 +134,13 @@ fn nsolo_line(game: &Nsolo, start: &nsolo::Position, line: &[crate::nsolo::Nsolo
 }
 
 fn convert_info<M>(info: &Info<M>, f: impl Fn(&M) -> AnyMove) -> Info<AnyMove> {
-    Info { depth: info.depth, score: info.score, nodes: info.nodes, elapsed: info.elapsed, pv: info.pv.iter().map(f).collect() }
+    Info {
+        depth: info.depth,
+        score: info.score,
+        nodes: info.nodes,
+        elapsed: info.elapsed,
+        pv: info.pv.iter().map(f).collect(),
+    }
 }
 
 fn map_thought<M>(r: SearchResult<M>, f: impl Fn(&M) -> AnyMove) -> Thought {
@@ -136,7 +156,9 @@ fn map_thought<M>(r: SearchResult<M>, f: impl Fn(&M) -> AnyMove) -> Thought {
 
 /// The level's limits capped by the request's.
 fn effective_limits(style: &Style, requested: &Limits) -> Limits {
-    let mut limits = requested.clone().with(SearchLimit::MoveTime(style.movetime));
+    let mut limits = requested
+        .clone()
+        .with(SearchLimit::MoveTime(style.movetime));
     if let Some(d) = style.depth {
         limits = limits.with(SearchLimit::Depth(d));
     }
@@ -165,8 +187,18 @@ fn choose<G: SearchGame>(
     let scored = searcher.score_root_moves(pos, depth);
     let mut rng = SmallRng::seed_from_u64(req.seed ^ game.hash(pos));
     let best = pick_like_a_person(game, &scored, style, &mut rng);
-    let score = scored.iter().find(|(m, _)| Some(*m) == best).map_or(0, |s| s.1);
-    SearchResult { best, score, depth, nodes: searcher.nodes(), elapsed: Duration::ZERO, pv: best.into_iter().collect() }
+    let score = scored
+        .iter()
+        .find(|(m, _)| Some(*m) == best)
+        .map_or(0, |s| s.1);
+    SearchResult {
+        best,
+        score,
+        depth,
+        nodes: searcher.nodes(),
+        elapsed: Duration::ZERO,
+        pv: best.into_iter().collect(),
+    }
 }
 
 /// Sometimes overlooks the captures, then prefers good moves with noise.
@@ -178,12 +210,16 @@ fn pick_like_a_person<G: SearchGame>(
 ) -> Option<G::Move> {
     let has_quiet = scored.iter().any(|(m, _)| !game.is_noisy(*m));
     let overlook = has_quiet && rng.gen_bool(style.miss_capture);
-    let candidates: Vec<&(G::Move, i32)> =
-        scored.iter().filter(|(m, _)| !(overlook && game.is_noisy(*m))).collect();
+    let candidates: Vec<&(G::Move, i32)> = scored
+        .iter()
+        .filter(|(m, _)| !(overlook && game.is_noisy(*m)))
+        .collect();
     let top = candidates.iter().map(|s| s.1).max()?;
     let t = f64::from(style.temperature);
-    let weights: Vec<f64> =
-        candidates.iter().map(|s| (f64::from((s.1 - top).max(-20 * style.temperature)) / t).exp()).collect();
+    let weights: Vec<f64> = candidates
+        .iter()
+        .map(|s| (f64::from((s.1 - top).max(-20 * style.temperature)) / t).exp())
+        .collect();
     let mut ticket = rng.gen_range(0.0..weights.iter().sum::<f64>());
     for (c, w) in candidates.iter().zip(&weights) {
         if ticket < *w {

@@ -63,7 +63,10 @@ pub struct Searcher<'a, G: SearchGame> {
 
 impl<G: SearchGame> std::fmt::Debug for Searcher<'_, G> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Searcher").field("nodes", &self.nodes).field("stopped", &self.stopped).finish()
+        f.debug_struct("Searcher")
+            .field("nodes", &self.nodes)
+            .field("stopped", &self.stopped)
+            .finish()
     }
 }
 
@@ -165,7 +168,11 @@ impl<'a, G: SearchGame> Searcher<'a, G> {
                 -self.negamax(&child, depth - 1, -beta, -alpha, 1)
             } else {
                 let s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1);
-                if s > alpha && !self.stopped { -self.negamax(&child, depth - 1, -beta, -alpha, 1) } else { s }
+                if s > alpha && !self.stopped {
+                    -self.negamax(&child, depth - 1, -beta, -alpha, 1)
+                } else {
+                    s
+                }
             };
             if self.stopped {
                 break;
@@ -180,7 +187,13 @@ impl<'a, G: SearchGame> Searcher<'a, G> {
         if completed > 0 {
             let key = self.game.key(moves[0].0);
             let score = to_tt(alpha, 0);
-            self.tt.store(Entry { key: root_hash, best: Some(key), score, depth: depth as u8, bound: Bound::Exact });
+            self.tt.store(Entry {
+                key: root_hash,
+                best: Some(key),
+                score,
+                depth: depth as u8,
+                bound: Bound::Exact,
+            });
         }
         (alpha, completed)
     }
@@ -196,7 +209,10 @@ impl<'a, G: SearchGame> Searcher<'a, G> {
             .iter()
             .map(|&(m, _)| {
                 let child = self.game.play(root, m);
-                (m, -self.negamax(&child, depth.saturating_sub(1), -INFINITY, INFINITY, 1))
+                (
+                    m,
+                    -self.negamax(&child, depth.saturating_sub(1), -INFINITY, INFINITY, 1),
+                )
             })
             .collect();
         self.path.pop();
@@ -214,7 +230,14 @@ impl<'a, G: SearchGame> Searcher<'a, G> {
         }
     }
 
-    fn negamax(&mut self, pos: &G::Position, depth: u32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    fn negamax(
+        &mut self,
+        pos: &G::Position,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
         self.tick();
         if self.stopped {
             return 0;
@@ -227,7 +250,11 @@ impl<'a, G: SearchGame> Searcher<'a, G> {
             return 0;
         }
         if depth == 0 || ply >= MAX_PLY {
-            return if self.quiescence { self.quiesce(pos, alpha, beta, ply, 0) } else { self.game.evaluate(pos) };
+            return if self.quiescence {
+                self.quiesce(pos, alpha, beta, ply, 0)
+            } else {
+                self.game.evaluate(pos)
+            };
         }
         let entry = self.tt.probe(hash);
         if let Some(e) = entry.filter(|e| u32::from(e.depth) >= depth) {
@@ -256,7 +283,8 @@ impl<'a, G: SearchGame> Searcher<'a, G> {
             pick_next(&mut moves, i);
             let m = moves[i].0;
             let child = self.game.play(pos, m);
-            let score = self.search_child(&child, depth, alpha, beta, ply, i, self.game.is_noisy(m));
+            let score =
+                self.search_child(&child, depth, alpha, beta, ply, i, self.game.is_noisy(m));
             if self.stopped {
                 break;
             }
@@ -282,7 +310,13 @@ impl<'a, G: SearchGame> Searcher<'a, G> {
                 Bound::Upper
             };
             let score = to_tt(best_score, ply as u32);
-            self.tt.store(Entry { key: hash, best: best_key, score, depth: depth as u8, bound });
+            self.tt.store(Entry {
+                key: hash,
+                best: best_key,
+                score,
+                depth: depth as u8,
+                bound,
+            });
         }
         best_score
     }
@@ -312,7 +346,14 @@ impl<'a, G: SearchGame> Searcher<'a, G> {
         score
     }
 
-    fn quiesce(&mut self, pos: &G::Position, mut alpha: i32, beta: i32, ply: usize, qply: u32) -> i32 {
+    fn quiesce(
+        &mut self,
+        pos: &G::Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qply: u32,
+    ) -> i32 {
         self.tick();
         if self.stopped {
             return 0;
@@ -391,10 +432,14 @@ impl<'a, G: SearchGame> Searcher<'a, G> {
                 break;
             }
             seen.push(hash);
-            let Some(key) = self.tt.probe(hash).and_then(|e| e.best) else { break };
+            let Some(key) = self.tt.probe(hash).and_then(|e| e.best) else {
+                break;
+            };
             moves.clear();
             self.game.generate(&pos, &mut moves);
-            let Some(&(m, _)) = moves.iter().find(|(m, _)| self.game.key(*m) == key) else { break };
+            let Some(&(m, _)) = moves.iter().find(|(m, _)| self.game.key(*m) == key) else {
+                break;
+            };
             pv.push(m);
             pos = self.game.play(&pos, m);
         }

@@ -28,7 +28,10 @@ pub struct Table {
 impl Table {
     pub fn new(bits: u32) -> Table {
         let len = 1usize << bits;
-        Table { slots: vec![None; len], mask: len - 1 }
+        Table {
+            slots: vec![None; len],
+            mask: len - 1,
+        }
     }
 
     pub fn clear(&mut self) {

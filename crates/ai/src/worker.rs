@@ -8,10 +8,10 @@ use std::thread::JoinHandle;
 
 use crossbeam_channel::{Receiver, Sender, TrySendError, bounded, unbounded};
 
+use crate::Params;
 use crate::player::{AnyMove, Request, Thought, think};
 use crate::search::Info;
 use crate::tt::Table;
-use crate::Params;
 
 /// What a worker says while and after thinking.
 #[derive(Debug, Clone)]
@@ -58,7 +58,12 @@ impl Worker {
                 let _ = outbox.send(Report::Done(thought));
             }
         });
-        Worker { control, reports, stop, thread: Some(thread) }
+        Worker {
+            control,
+            reports,
+            stop,
+            thread: Some(thread),
+        }
     }
 
     /// Starts thinking; reports arrive on [`Worker::reports`].
@@ -128,7 +133,10 @@ impl Pool {
                 })
             })
             .collect();
-        Pool { jobs: Some(jobs), threads }
+        Pool {
+            jobs: Some(jobs),
+            threads,
+        }
     }
 
     /// Queues a request; `reply` is called with the answer on a pool thread.
@@ -139,7 +147,11 @@ impl Pool {
         reply: impl FnOnce(Thought) + Send + 'static,
     ) -> Result<Arc<AtomicBool>, Busy> {
         let stop = Arc::new(AtomicBool::new(false));
-        let job = Job { request, stop: Arc::clone(&stop), reply: Box::new(reply) };
+        let job = Job {
+            request,
+            stop: Arc::clone(&stop),
+            reply: Box::new(reply),
+        };
         let jobs = self.jobs.as_ref().ok_or(Busy)?;
         match jobs.try_send(job) {
             Ok(()) => Ok(stop),

@@ -11,7 +11,13 @@ use palabre_ai::{AnyMove, Level, Limits, Params, Request, SearchLimit};
 use palabre_rules::{nsolo, yote};
 
 fn request(position: AnyPosition, level: Level, seed: u64) -> Request {
-    Request { position, history: Vec::new(), level, limits: Limits::new(), seed }
+    Request {
+        position,
+        history: Vec::new(),
+        level,
+        limits: Limits::new(),
+        seed,
+    }
 }
 
 fn yote(fen: &str) -> AnyPosition {
@@ -20,7 +26,14 @@ fn yote(fen: &str) -> AnyPosition {
 
 fn best(req: &Request) -> Option<AnyMove> {
     let mut tt = Table::new(14);
-    think(req, &Params::default(), &mut tt, &AtomicBool::new(false), |_| {}).best
+    think(
+        req,
+        &Params::default(),
+        &mut tt,
+        &AtomicBool::new(false),
+        |_| {},
+    )
+    .best
 }
 
 #[test]
@@ -31,7 +44,9 @@ fn every_level_is_reproducible_from_its_seed() {
     ];
     for pos in positions {
         for level in [Level::Debutant, Level::Intermediaire, Level::Confirme] {
-            let moves: Vec<_> = (0..3).map(|_| best(&request(pos.clone(), level, 42))).collect();
+            let moves: Vec<_> = (0..3)
+                .map(|_| best(&request(pos.clone(), level, 42)))
+                .collect();
             assert!(moves[0].is_some());
             assert!(moves.iter().all(|m| *m == moves[0]), "{level}: {moves:?}");
         }
@@ -52,7 +67,11 @@ fn debutant_varies_with_the_seed_but_takes_captures_most_of_the_time() {
 fn the_machine_accepts_a_draw_only_when_not_better() {
     let params = Params::default();
     // Red to move, up eight balls: no draw.
-    assert!(!accepts_draw(&yote("r3r/5/2r2/5/b4 0 0 r 10"), &[], &params));
+    assert!(!accepts_draw(
+        &yote("r3r/5/2r2/5/b4 0 0 r 10"),
+        &[],
+        &params
+    ));
     // Red to move, down eight balls: a draw is welcome.
     assert!(accepts_draw(&yote("b3b/5/2b2/5/r4 0 0 r 10"), &[], &params));
 }
@@ -60,7 +79,9 @@ fn the_machine_accepts_a_draw_only_when_not_better() {
 #[test]
 fn a_hint_is_a_legal_move_for_the_side_to_move() {
     let pos: yote::Position = "1b3/3b1/4b/3r1/rb1r1 7 8 r 4".parse().unwrap();
-    let Some(AnyMove::Yote(m)) = best(&request(AnyPosition::Yote(pos), Level::Expert, 0).with_movetime(200)) else {
+    let Some(AnyMove::Yote(m)) =
+        best(&request(AnyPosition::Yote(pos), Level::Expert, 0).with_movetime(200))
+    else {
         panic!("no hint")
     };
     assert!(pos.legal_moves().contains(&m));
@@ -72,21 +93,33 @@ trait WithMovetime {
 
 impl WithMovetime for Request {
     fn with_movetime(mut self, ms: u64) -> Request {
-        self.limits = self.limits.with(SearchLimit::MoveTime(Duration::from_millis(ms)));
+        self.limits = self
+            .limits
+            .with(SearchLimit::MoveTime(Duration::from_millis(ms)));
         self
     }
 }
 
 #[test]
 fn a_worker_reports_and_stops_on_request() {
-    let worker = Worker::new(Params { tt_bits: 16, ..Params::default() });
+    let worker = Worker::new(Params {
+        tt_bits: 16,
+        ..Params::default()
+    });
     worker.think(request(yote("5/5/5/5/5 12 12 r 0"), Level::Expert, 0).with_movetime(60_000));
-    let first = worker.reports().recv_timeout(Duration::from_secs(10)).unwrap();
+    let first = worker
+        .reports()
+        .recv_timeout(Duration::from_secs(10))
+        .unwrap();
     assert!(matches!(first, Report::Info(_)));
     let asked = Instant::now();
     worker.stop();
     let done = loop {
-        match worker.reports().recv_timeout(Duration::from_secs(10)).unwrap() {
+        match worker
+            .reports()
+            .recv_timeout(Duration::from_secs(10))
+            .unwrap()
+        {
             Report::Done(thought) => break thought,
             Report::Info(_) => {}
         }
@@ -97,7 +130,14 @@ fn a_worker_reports_and_stops_on_request() {
 
 #[test]
 fn a_pool_thinks_for_many_games_and_refuses_beyond_its_queue() {
-    let pool = Pool::new(2, 4, Params { tt_bits: 14, ..Params::default() });
+    let pool = Pool::new(
+        2,
+        4,
+        Params {
+            tt_bits: 14,
+            ..Params::default()
+        },
+    );
     let (tx, rx) = mpsc::channel();
     let mut accepted = 0;
     let mut refused = 0;
@@ -109,7 +149,10 @@ fn a_pool_thinks_for_many_games_and_refuses_beyond_its_queue() {
             Err(_) => refused += 1,
         }
     }
-    assert!(accepted >= 4 && refused > 0, "accepted {accepted}, refused {refused}");
+    assert!(
+        accepted >= 4 && refused > 0,
+        "accepted {accepted}, refused {refused}"
+    );
     for _ in 0..accepted {
         assert!(rx.recv_timeout(Duration::from_secs(30)).unwrap());
     }

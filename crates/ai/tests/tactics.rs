@@ -29,7 +29,11 @@ fn yote_after(pos: &yote::Position, m: yote::Move) -> yote::Position {
 
 /// Whether the side to move wins within `plies` whatever the opponent does.
 fn forced_win(pos: &yote::Position, plies: u32) -> bool {
-    plies > 0 && pos.legal_moves().iter().any(|m| wins_after(&yote_after(pos, *m), plies - 1))
+    plies > 0
+        && pos
+            .legal_moves()
+            .iter()
+            .any(|m| wins_after(&yote_after(pos, *m), plies - 1))
 }
 
 /// Whether the side that just moved has won, or wins within `plies` more.
@@ -37,7 +41,13 @@ fn wins_after(pos: &yote::Position, plies: u32) -> bool {
     match pos.outcome() {
         Some(Outcome::Win { winner, .. }) => winner != pos.turn(),
         Some(Outcome::Draw { .. }) => false,
-        None => plies >= 2 && pos.legal_moves().iter().all(|r| forced_win(&yote_after(pos, *r), plies - 1)),
+        None => {
+            plies >= 2
+                && pos
+                    .legal_moves()
+                    .iter()
+                    .all(|r| forced_win(&yote_after(pos, *r), plies - 1))
+        }
     }
 }
 
@@ -59,10 +69,19 @@ fn yote_wins_in_two_moves() {
         "1rb2/r1b1b/rrr1b/2r1r/5 1 0 r 2",
     ] {
         let pos: yote::Position = fen.parse().unwrap();
-        assert!(!forced_win(&pos, 1) && forced_win(&pos, 3), "{fen} is a win in exactly 2 moves");
+        assert!(
+            !forced_win(&pos, 1) && forced_win(&pos, 3),
+            "{fen} is a win in exactly 2 moves"
+        );
         let (m, score) = expert_yote_move(&pos, 6);
-        assert!(wins_after(&yote_after(&pos, m), 2), "{fen}: {m} lets the win go");
-        assert!(palabre_ai::score::is_decisive(score) && score > 0, "{fen}: score {score}");
+        assert!(
+            wins_after(&yote_after(&pos, m), 2),
+            "{fen}: {m} lets the win go"
+        );
+        assert!(
+            palabre_ai::score::is_decisive(score) && score > 0,
+            "{fen}: score {score}"
+        );
     }
 }
 
@@ -75,10 +94,19 @@ fn yote_wins_in_three_moves() {
         "2bb1/5/1bb1r/b1r2/2b2 0 0 b 0",
     ] {
         let pos: yote::Position = fen.parse().unwrap();
-        assert!(!forced_win(&pos, 3) && forced_win(&pos, 5), "{fen} is a win in exactly 3 moves");
+        assert!(
+            !forced_win(&pos, 3) && forced_win(&pos, 5),
+            "{fen} is a win in exactly 3 moves"
+        );
         let (m, score) = expert_yote_move(&pos, 8);
-        assert!(wins_after(&yote_after(&pos, m), 4), "{fen}: {m} lets the win go");
-        assert!(score > 0 && palabre_ai::score::is_decisive(score), "{fen}: score {score}");
+        assert!(
+            wins_after(&yote_after(&pos, m), 4),
+            "{fen}: {m} lets the win go"
+        );
+        assert!(
+            score > 0 && palabre_ai::score::is_decisive(score),
+            "{fen}: score {score}"
+        );
     }
 }
 
@@ -96,7 +124,11 @@ fn yote_avoids_losing_a_pair() {
         let exposed = |m: &yote::Move| yote_after(&pos, *m).jumps_for(me.other()) > 0;
         let moves = pos.legal_moves();
         assert_eq!(pos.jumps_for(me), 0, "{fen}: no capture of its own");
-        assert_eq!(moves.iter().filter(|m| !exposed(m)).count(), 1, "{fen}: one safe move");
+        assert_eq!(
+            moves.iter().filter(|m| !exposed(m)).count(),
+            1,
+            "{fen}: one safe move"
+        );
         let (m, _) = expert_yote_move(&pos, 6);
         assert!(!exposed(&m), "{fen}: {m} loses a pair");
     }
@@ -112,9 +144,14 @@ fn nsolo_takes_the_winning_capture() {
         next.stones(next.turn()) == 0
     };
     let winners = pos.legal_moves().filter(wins).count();
-    assert!(winners >= 1 && winners < pos.count_moves() as usize, "{fen}");
+    assert!(
+        winners >= 1 && winners < pos.count_moves() as usize,
+        "{fen}"
+    );
     let thought = expert(AnyPosition::Nsolo(pos.clone()), 4);
-    let Some(AnyMove::Nsolo(m)) = thought.best else { panic!("no move") };
+    let Some(AnyMove::Nsolo(m)) = thought.best else {
+        panic!("no move")
+    };
     assert!(wins(&m), "{fen}: {m} does not win");
 }
 
@@ -132,6 +169,12 @@ fn nsolo_prefers_the_largest_capture_on_a_large_board() {
     };
     assert_eq!(pos.legal_moves().map(|m| gain(&m)).max(), Some(12));
     let thought = expert(AnyPosition::Nsolo(pos.clone()), 3);
-    let Some(AnyMove::Nsolo(m)) = thought.best else { panic!("no move") };
-    assert_eq!((m.origin().to_string(), gain(&m)), ("B6".to_owned(), 12), "{m}");
+    let Some(AnyMove::Nsolo(m)) = thought.best else {
+        panic!("no move")
+    };
+    assert_eq!(
+        (m.origin().to_string(), gain(&m)),
+        ("B6".to_owned(), 12),
+        "{m}"
+    );
 }

@@ -105,8 +105,12 @@ fn play<P: Arena>(
         if record.outcome().is_some() {
             break;
         }
-        let Some(m) = record.position().random_move(&mut rng) else { break };
-        record.play(&m).map_err(|e| anyhow::anyhow!("opening: {e}"))?;
+        let Some(m) = record.position().random_move(&mut rng) else {
+            break;
+        };
+        record
+            .play(&m)
+            .map_err(|e| anyhow::anyhow!("opening: {e}"))?;
     }
     let first_mover = record.position().turn();
     let mut times: [Vec<Duration>; 2] = Default::default();
@@ -115,7 +119,9 @@ fn play<P: Arena>(
     loop {
         if let Some(outcome) = record.outcome() {
             let score = match outcome {
-                Outcome::Win { winner, .. } => f64::from(u8::from((winner == first_mover) == a_first)),
+                Outcome::Win { winner, .. } => {
+                    f64::from(u8::from((winner == first_mover) == a_first))
+                }
                 Outcome::Draw { .. } => 0.5,
             };
             let reason = match outcome {
@@ -128,7 +134,10 @@ fn play<P: Arena>(
             return Ok((0.5, "adjudicated".into(), times));
         }
         let side = usize::from(record.position().turn() != first_mover);
-        let history: Vec<u64> = (0..record.ply()).filter_map(|i| record.position_at(i)).map(P::hash).collect();
+        let history: Vec<u64> = (0..record.ply())
+            .filter_map(|i| record.position_at(i))
+            .map(P::hash)
+            .collect();
         let turn = Turn {
             position: &record.position().any(),
             history: &history,
@@ -142,8 +151,12 @@ fn play<P: Arena>(
         times[who].push(started.elapsed());
         let a_moving = who == 0;
         let forfeit = |why: String| Ok((if a_moving { 0.0 } else { 1.0 }, why, times.clone()));
-        let Some(text) = choice else { return forfeit("no move given".into()) };
-        let Ok(m) = text.parse::<P::Move>() else { return forfeit(format!("malformed move {text}")) };
+        let Some(text) = choice else {
+            return forfeit("no move given".into());
+        };
+        let Ok(m) = text.parse::<P::Move>() else {
+            return forfeit(format!("malformed move {text}"));
+        };
         if let Err(e) = record.play(&m) {
             return forfeit(format!("illegal move {text}: {e}"));
         }
@@ -164,8 +177,12 @@ fn run_games<P: Arena>(start: &P, settings: &Settings, params: &Params) -> anyho
                         if i >= settings.games {
                             return Ok(());
                         }
-                        let opening_seed = settings.seed.wrapping_mul(1_000_003).wrapping_add((i / 2) as u64);
-                        let (score, reason, times) = play(start, [&mut a, &mut b], i % 2 == 0, opening_seed, settings)?;
+                        let opening_seed = settings
+                            .seed
+                            .wrapping_mul(1_000_003)
+                            .wrapping_add((i / 2) as u64);
+                        let (score, reason, times) =
+                            play(start, [&mut a, &mut b], i.is_multiple_of(2), opening_seed, settings)?;
                         let mut t = tally.lock().expect("tally");
                         match score {
                             s if s > 0.75 => t.wins += 1,
@@ -177,7 +194,14 @@ fn run_games<P: Arena>(start: &P, settings: &Settings, params: &Params) -> anyho
                         for (all, new) in t.times.iter_mut().zip(times) {
                             all.extend(new);
                         }
-                        eprintln!("game {}/{}: +{} ={} -{}", t.results.len(), settings.games, t.wins, t.draws, t.losses);
+                        eprintln!(
+                            "game {}/{}: +{} ={} -{}",
+                            t.results.len(),
+                            settings.games,
+                            t.wins,
+                            t.draws,
+                            t.losses
+                        );
                     }
                 })
             })
@@ -208,13 +232,29 @@ fn print_report(settings: &Settings, mut t: Tally) {
     let var = t.results.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n;
     let margin = 1.96 * (var / n).sqrt();
     let (lo, hi) = (elo(mean - margin), elo(mean + margin));
-    println!("arena {:?}: A = {} vs B = {}, {} games", settings.game, settings.a, settings.b, t.results.len());
+    println!(
+        "arena {:?}: A = {} vs B = {}, {} games",
+        settings.game,
+        settings.a,
+        settings.b,
+        t.results.len()
+    );
     println!("A wins {}, draws {}, losses {}", t.wins, t.draws, t.losses);
     println!("score {:.1}% ({:.1}/{})", 100.0 * mean, mean * n, n);
-    println!("elo {:+.0} ± {:.0} (95%: {:+.0} to {:+.0})", elo(mean), (hi - lo) / 2.0, lo, hi);
+    println!(
+        "elo {:+.0} ± {:.0} (95%: {:+.0} to {:+.0})",
+        elo(mean),
+        (hi - lo) / 2.0,
+        lo,
+        hi
+    );
     for (name, times) in ["A", "B"].iter().zip(t.times.iter_mut()) {
         let count = times.len();
-        let (p50, p95, max) = (percentile(times, 0.5), percentile(times, 0.95), percentile(times, 1.0));
+        let (p50, p95, max) = (
+            percentile(times, 0.5),
+            percentile(times, 0.95),
+            percentile(times, 1.0),
+        );
         println!("{name} move time: p50 {p50:?}, p95 {p95:?}, max {max:?} over {count} moves");
     }
     let reasons: Vec<String> = t.reasons.iter().map(|(r, c)| format!("{r} {c}")).collect();
@@ -225,7 +265,8 @@ pub fn run(settings: Settings, params: Params) -> anyhow::Result<()> {
     let tally = match settings.game {
         Game::Yote => run_games(&yote::Position::START, &settings, &params)?,
         Game::Nsolo => {
-            let start = nsolo::Position::start(settings.size).map_err(|e| anyhow::anyhow!("{e}"))?;
+            let start =
+                nsolo::Position::start(settings.size).map_err(|e| anyhow::anyhow!("{e}"))?;
             run_games(&start, &settings, &params)?
         }
     };

@@ -24,13 +24,27 @@ const YOTE: &[(&str, u32)] = &[
 
 /// Nsolo positions and depths: 4×8 start and middle game, 4×12, 4×36.
 const NSOLO: &[(&str, u32)] = &[
-    ("2,2,2,2,2,2,2,2/0,2,2,2,2,2,2,2/2,2,2,2,2,2,2,0/2,2,2,2,2,2,2,2 s", 6),
-    ("1,2,1,0,1,2,5,1/2,0,2,2,1,5,0,3/3,1,1,2,0,2,0,2/2,0,1,1,0,0,4,1 s", 6),
-    ("0,0,1,2,0,1,1,1,0,0,0,3/1,0,1,2,1,1,0,2,0,2,3,0/0,1,0,1,1,0,1,2,0,1,1,0/1,5,1,1,0,2,0,0,2,2,0,2 s", 5),
+    (
+        "2,2,2,2,2,2,2,2/0,2,2,2,2,2,2,2/2,2,2,2,2,2,2,0/2,2,2,2,2,2,2,2 s",
+        6,
+    ),
+    (
+        "1,2,1,0,1,2,5,1/2,0,2,2,1,5,0,3/3,1,1,2,0,2,0,2/2,0,1,1,0,0,4,1 s",
+        6,
+    ),
+    (
+        "0,0,1,2,0,1,1,1,0,0,0,3/1,0,1,2,1,1,0,2,0,2,3,0/0,1,0,1,1,0,1,2,0,1,1,0/1,5,1,1,0,2,0,0,2,2,0,2 s",
+        5,
+    ),
 ];
 
 /// Searches one position to `depth` with a fresh table; returns nodes and time.
-fn search<G: SearchGame>(game: &G, pos: &G::Position, depth: u32, params: &Params) -> (u64, Duration) {
+fn search<G: SearchGame>(
+    game: &G,
+    pos: &G::Position,
+    depth: u32,
+    params: &Params,
+) -> (u64, Duration) {
     let mut tt = Table::new(params.tt_bits);
     let stop = AtomicBool::new(false);
     let limits = Limits::new().with(SearchLimit::Depth(depth));
@@ -43,7 +57,10 @@ fn search<G: SearchGame>(game: &G, pos: &G::Position, depth: u32, params: &Param
 
 fn line(name: &str, nodes: u64, time: Duration) {
     let nps = nodes as f64 / time.as_secs_f64().max(1e-9);
-    println!("{name:<12} nodes {nodes:>10} time {:>8.1} ms nps {nps:>10.0}", time.as_secs_f64() * 1e3);
+    println!(
+        "{name:<12} nodes {nodes:>10} time {:>8.1} ms nps {nps:>10.0}",
+        time.as_secs_f64() * 1e3
+    );
 }
 
 pub fn run(params: Params) -> anyhow::Result<()> {
@@ -67,6 +84,10 @@ pub fn run(params: Params) -> anyhow::Result<()> {
         total = (total.0 + sub.0, total.1 + sub.1);
     }
     line("total", total.0, total.1);
-    println!("{} nodes {:.0} nps", total.0, total.0 as f64 / total.1.as_secs_f64().max(1e-9));
+    println!(
+        "{} nodes {:.0} nps",
+        total.0,
+        total.0 as f64 / total.1.as_secs_f64().max(1e-9)
+    );
     Ok(())
 }

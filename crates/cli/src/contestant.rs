@@ -31,7 +31,9 @@ impl FromStr for Spec {
         if s == "greedy" {
             return Ok(Spec::Greedy);
         }
-        s.parse().map(Spec::Level).map_err(|e| format!("{e}, greedy or engine:<command>"))
+        s.parse()
+            .map(Spec::Level)
+            .map_err(|e| format!("{e}, greedy or engine:<command>"))
     }
 }
 
@@ -57,7 +59,11 @@ pub struct Turn<'a> {
 }
 
 pub enum Contestant {
-    Level { level: Level, params: Params, tt: Box<Table> },
+    Level {
+        level: Level,
+        params: Params,
+        tt: Box<Table>,
+    },
     Greedy,
     Engine(Engine),
 }
@@ -90,7 +96,9 @@ impl Contestant {
                     limits,
                     seed: turn.seed,
                 };
-                think(&req, params, tt, &AtomicBool::new(false), |_| {}).best.map(|m| m.to_string())
+                think(&req, params, tt, &AtomicBool::new(false), |_| {})
+                    .best
+                    .map(|m| m.to_string())
             }
             Contestant::Greedy => greedy_move(turn.position, turn.seed).map(|m| m.to_string()),
             Contestant::Engine(engine) => engine.choose(turn)?,
@@ -117,7 +125,11 @@ impl Engine {
             .with_context(|| format!("starting {cmd}"))?;
         let input = child.stdin.take().context("engine stdin")?;
         let output = BufReader::new(child.stdout.take().context("engine stdout")?);
-        let mut engine = Engine { child, input, output };
+        let mut engine = Engine {
+            child,
+            input,
+            output,
+        };
         engine.send("isready")?;
         engine.wait_for("readyok")?;
         Ok(engine)

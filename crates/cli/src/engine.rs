@@ -2,8 +2,8 @@
 //! with (see docs/engine-protocol.md). The search runs in a worker; this
 //! module only parses commands and prints what the worker reports.
 
-use std::io::{BufRead, Write};
 use std::collections::VecDeque;
+use std::io::{BufRead, Write};
 use std::time::Duration;
 
 use palabre_ai::player::AnyPosition;
@@ -23,14 +23,23 @@ impl Game {
             if r.outcome().is_some() {
                 return None;
             }
-            let history = (0..r.ply()).filter_map(|i| r.position_at(i)).map(P::hash).collect();
+            let history = (0..r.ply())
+                .filter_map(|i| r.position_at(i))
+                .map(P::hash)
+                .collect();
             Some((r.position().clone(), history))
         }
         let (position, history) = match self {
             Game::Yote(r) => parts(r).map(|(p, h)| (AnyPosition::Yote(p), h))?,
             Game::Nsolo(r) => parts(r).map(|(p, h)| (AnyPosition::Nsolo(p), h))?,
         };
-        Some(Request { position, history, level, limits, seed })
+        Some(Request {
+            position,
+            history,
+            level,
+            limits,
+            seed,
+        })
     }
 }
 
@@ -41,7 +50,10 @@ fn say(line: &str) {
 }
 
 fn parse_position(args: &[&str]) -> Result<Game, String> {
-    let split = args.iter().position(|a| *a == "moves").unwrap_or(args.len());
+    let split = args
+        .iter()
+        .position(|a| *a == "moves")
+        .unwrap_or(args.len());
     let (setup, moves) = (&args[..split], args.get(split + 1..).unwrap_or(&[]));
     match setup {
         ["yote", "startpos"] => replay(yote::Position::START, moves).map(Game::Yote),
@@ -58,7 +70,10 @@ fn parse_position(args: &[&str]) -> Result<Game, String> {
             let pos = fen.join(" ").parse().map_err(|e| format!("{e}"))?;
             replay(pos, moves).map(Game::Nsolo)
         }
-        _ => Err("usage: position <yote startpos|yote fen F|nsolo size N|nsolo fen F> [moves ...]".into()),
+        _ => Err(
+            "usage: position <yote startpos|yote fen F|nsolo size N|nsolo fen F> [moves ...]"
+                .into(),
+        ),
     }
 }
 
@@ -71,11 +86,15 @@ fn parse_go(args: &[&str]) -> Result<(Level, Limits), String> {
     let mut limits = Limits::new();
     let mut it = args.iter();
     while let Some(key) = it.next() {
-        let value = it.next().ok_or_else(|| format!("go: {key} needs a value"))?;
+        let value = it
+            .next()
+            .ok_or_else(|| format!("go: {key} needs a value"))?;
         match *key {
             "level" => level = value.parse().map_err(|e| format!("{e}"))?,
             "movetime" => {
-                let ms: u64 = value.parse().map_err(|_| format!("bad movetime {value:?}"))?;
+                let ms: u64 = value
+                    .parse()
+                    .map_err(|_| format!("bad movetime {value:?}"))?;
                 limits = limits.with(SearchLimit::MoveTime(Duration::from_millis(ms.max(1))));
             }
             "depth" => {
@@ -138,7 +157,9 @@ impl Session {
             Ok(parsed) => parsed,
             Err(e) => return say(&format!("error {e}")),
         };
-        let Some(game) = &self.game else { return say("error no position: send position first") };
+        let Some(game) = &self.game else {
+            return say("error no position: send position first");
+        };
         self.seed += 1;
         match game.request(level, limits, self.seed) {
             Some(req) => {
@@ -154,7 +175,9 @@ impl Session {
             Report::Info(info) => say(&format_info(&info)),
             Report::Done(thought) => {
                 self.searching = false;
-                let best = thought.best.map_or_else(|| "none".to_owned(), |m| m.to_string());
+                let best = thought
+                    .best
+                    .map_or_else(|| "none".to_owned(), |m| m.to_string());
                 say(&format!("bestmove {best}"));
             }
         }
@@ -175,12 +198,19 @@ pub fn run(params: Params) -> anyhow::Result<()> {
     });
     let worker = Worker::new(params);
     let reports = worker.reports().clone();
-    let mut session = Session { worker, game: None, searching: false, seed: 0 };
+    let mut session = Session {
+        worker,
+        game: None,
+        searching: false,
+        seed: 0,
+    };
     let mut pending: VecDeque<String> = VecDeque::new();
     let (mut quitting, mut input_open) = (false, true);
     loop {
         while !session.searching && !quitting {
-            let Some(line) = pending.pop_front() else { break };
+            let Some(line) = pending.pop_front() else {
+                break;
+            };
             let words: Vec<&str> = line.split_whitespace().collect();
             if let Some((command, args)) = words.split_first() {
                 quitting = matches!(session.command(command, args), Next::Quit);

@@ -123,13 +123,20 @@ fn serve(addr: String, db: String) -> anyhow::Result<()> {
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
         )
         .init();
-    let config = palabre_server::Config { addr, db: Some(db), ..palabre_server::Config::default() };
+    let config = palabre_server::Config {
+        addr,
+        db: Some(db),
+        ..palabre_server::Config::default()
+    };
     tokio::runtime::Runtime::new()?.block_on(palabre_server::serve(config))
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let command = cli.command.unwrap_or(Command::Serve { addr: "127.0.0.1:8080".into(), db: "palabre.db".into() });
+    let command = cli.command.unwrap_or(Command::Serve {
+        addr: "127.0.0.1:8080".into(),
+        db: "palabre.db".into(),
+    });
     let result = match command {
         Command::Serve { addr, db } => serve(addr, db).map_err(Failure::Other),
         Command::Perft {
@@ -140,10 +147,22 @@ fn main() -> ExitCode {
         } => conformance::perft(game, &start, depth, divide),
         Command::Moves { game, start } => conformance::moves(game, &start),
         Command::Replay { game, start, moves } => conformance::replay(game, &start, &moves),
-        Command::Engine { expert_ms } => {
-            engine::run(Params { expert_budget_ms: expert_ms, ..Params::default() }).map_err(Failure::Other)
-        }
-        Command::Arena { game, a, b, games, size, movetime, seed, jobs, expert_ms } => {
+        Command::Engine { expert_ms } => engine::run(Params {
+            expert_budget_ms: expert_ms,
+            ..Params::default()
+        })
+        .map_err(Failure::Other),
+        Command::Arena {
+            game,
+            a,
+            b,
+            games,
+            size,
+            movetime,
+            seed,
+            jobs,
+            expert_ms,
+        } => {
             let settings = arena::Settings {
                 game,
                 a,
@@ -154,7 +173,10 @@ fn main() -> ExitCode {
                 seed,
                 jobs,
             };
-            let params = Params { expert_budget_ms: expert_ms, ..Params::default() };
+            let params = Params {
+                expert_budget_ms: expert_ms,
+                ..Params::default()
+            };
             arena::run(settings, params).map_err(Failure::Other)
         }
         Command::Bench => bench::run(Params::default()).map_err(Failure::Other),

@@ -14,7 +14,12 @@ fn session(script: &str) -> Vec<String> {
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
     let out = BufReader::new(child.stdout.take().unwrap());
     let lines = out.lines().map(Result::unwrap).collect();
     assert!(child.wait().unwrap().success());
@@ -22,7 +27,10 @@ fn session(script: &str) -> Vec<String> {
 }
 
 fn bestmoves(lines: &[String]) -> Vec<&str> {
-    lines.iter().filter_map(|l| l.strip_prefix("bestmove ")).collect()
+    lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("bestmove "))
+        .collect()
 }
 
 #[test]
@@ -45,9 +53,15 @@ fn answers_each_go_with_one_legal_bestmove() {
     }
     let mut big = nsolo::Position::start(36).unwrap();
     big.play(&best[2].parse().unwrap()).unwrap();
-    let info = lines.iter().find(|l| l.starts_with("info depth 1 ")).unwrap();
+    let info = lines
+        .iter()
+        .find(|l| l.starts_with("info depth 1 "))
+        .unwrap();
     let words: Vec<&str> = info.split_whitespace().collect();
-    assert_eq!([words[2], words[3], words[5], words[7], words[9]], ["1", "score", "nodes", "nps", "pv"][..]);
+    assert_eq!(
+        [words[2], words[3], words[5], words[7], words[9]],
+        ["1", "score", "nodes", "nps", "pv"][..]
+    );
 }
 
 #[test]
@@ -58,7 +72,12 @@ fn reports_errors_and_keeps_running() {
     );
     let errors = lines.iter().filter(|l| l.starts_with("error ")).count();
     assert_eq!(errors, 5, "{lines:?}");
-    assert!(lines.iter().any(|l| l.contains("ply 1") && l.contains("c3")), "{lines:?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("ply 1") && l.contains("c3")),
+        "{lines:?}"
+    );
     assert_eq!(bestmoves(&lines).len(), 1);
 }
 

@@ -80,8 +80,20 @@ fn traces_account_for_every_stone() {
         let pos: nsolo::Position = fen.parse().unwrap();
         for m in pos.legal_moves().take(50) {
             let steps = pos.trace(&m).unwrap();
-            let lifted: u32 = steps.iter().map(|s| if let Step::Lift { count, .. } = s { u32::from(*count) } else { 0 }).sum();
-            let dropped = steps.iter().filter(|s| matches!(s, Step::Drop { .. })).count() as u32;
+            let lifted: u32 = steps
+                .iter()
+                .map(|s| {
+                    if let Step::Lift { count, .. } = s {
+                        u32::from(*count)
+                    } else {
+                        0
+                    }
+                })
+                .sum();
+            let dropped = steps
+                .iter()
+                .filter(|s| matches!(s, Step::Drop { .. }))
+                .count() as u32;
             assert_eq!(lifted, dropped, "{fen} {m}");
             let mut next = pos.clone();
             next.play(&m).unwrap();
@@ -93,7 +105,11 @@ fn traces_account_for_every_stone() {
                 })
                 .sum();
             let victim = pos.turn().other();
-            assert_eq!(pos.stones(victim) - next.stones(victim), removed, "{fen} {m}");
+            assert_eq!(
+                pos.stones(victim) - next.stones(victim),
+                removed,
+                "{fen} {m}"
+            );
         }
     }
 }

@@ -68,9 +68,19 @@ fn seat_hash(seat: &str) -> String {
 
 /// Checks the bearer seat against the game's.
 fn authorise(headers: &HeaderMap, session: &Session) -> Result<(), AppError> {
-    let value = headers.get(header::AUTHORIZATION).ok_or(AppError::MissingSeat)?;
-    let seat = value.to_str().ok().and_then(|v| v.strip_prefix("Bearer ")).ok_or(AppError::MissingSeat)?;
-    if seat_hash(seat.trim()) == session.row.seat_hash { Ok(()) } else { Err(AppError::WrongSeat) }
+    let value = headers
+        .get(header::AUTHORIZATION)
+        .ok_or(AppError::MissingSeat)?;
+    let seat = value
+        .to_str()
+        .ok()
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .ok_or(AppError::MissingSeat)?;
+    if seat_hash(seat.trim()) == session.row.seat_hash {
+        Ok(())
+    } else {
+        Err(AppError::WrongSeat)
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -101,20 +111,31 @@ fn start_fen(game: &str, size: u8) -> Result<(String, u8), AppError> {
         "nsolo" => nsolo::Position::start(size)
             .map(|p| (p.to_string(), size))
             .map_err(|_| AppError::BadRequest(format!("size {size} is outside 8 to 36"))),
-        other => Err(AppError::BadRequest(format!("unknown game {other:?} (yote, nsolo)"))),
+        other => Err(AppError::BadRequest(format!(
+            "unknown game {other:?} (yote, nsolo)"
+        ))),
     }
 }
 
 fn human_side(game: &str, asked: Option<&str>) -> Result<String, AppError> {
-    let sides = if game == "yote" { ["red", "black"] } else { ["south", "north"] };
+    let sides = if game == "yote" {
+        ["red", "black"]
+    } else {
+        ["south", "north"]
+    };
     match asked.unwrap_or("random") {
         "random" => Ok(sides[usize::from(rand::random::<bool>())].to_owned()),
         s if sides.contains(&s) => Ok(s.to_owned()),
-        s => Err(AppError::BadRequest(format!("side {s:?} is not one of {sides:?} or random"))),
+        s => Err(AppError::BadRequest(format!(
+            "side {s:?} is not one of {sides:?} or random"
+        ))),
     }
 }
 
-async fn create(State(app): State<AppState>, Body(req): Body<NewGame>) -> Result<(StatusCode, Json<Created>), AppError> {
+async fn create(
+    State(app): State<AppState>,
+    Body(req): Body<NewGame>,
+) -> Result<(StatusCode, Json<Created>), AppError> {
     let (fen, size) = start_fen(&req.game, req.size.unwrap_or(8))?;
     let opponent = req.opponent.unwrap_or_else(|| "machine".into());
     let level: Level = req
@@ -126,7 +147,11 @@ async fn create(State(app): State<AppState>, Body(req): Body<NewGame>) -> Result
     let human = match opponent.as_str() {
         "machine" => Some(human_side(&req.game, req.side.as_deref())?),
         "local" => None,
-        other => return Err(AppError::BadRequest(format!("opponent {other:?} is not machine or local"))),
+        other => {
+            return Err(AppError::BadRequest(format!(
+                "opponent {other:?} is not machine or local"
+            )));
+        }
     };
     let seat = random_token(16);
     let row = GameRow {
@@ -145,10 +170,21 @@ async fn create(State(app): State<AppState>, Body(req): Body<NewGame>) -> Result
     let session = app.session(&row.id).await?;
     crate::machine::reply_if_due(&app, &session).await;
     let state = view::state(&*session.lock().await);
-    Ok((StatusCode::CREATED, Json(Created { id: row.id, seat, side: human, state })))
+    Ok((
+        StatusCode::CREATED,
+        Json(Created {
+            id: row.id,
+            seat,
+            side: human,
+            state,
+        }),
+    ))
 }
 
-async fn read(State(app): State<AppState>, Path(id): Path<String>) -> Result<Json<GameState>, AppError> {
+async fn read(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<GameState>, AppError> {
     let session = app.session(&id).await?;
     let s = session.lock().await;
     Ok(Json(view::state(&s)))
@@ -187,14 +223,19 @@ async fn play_move(
         }
         let current = s.play.ply();
         if body.ply != current {
-            return Err(AppError::StalePly { current, given: body.ply });
+            return Err(AppError::StalePly {
+                current,
+                given: body.ply,
+            });
         }
         s.play.check(&body.notation).map_err(|e| match e {
             MoveError::Malformed(m) => AppError::MalformedMove(m),
             MoveError::Illegal(m) => AppError::IllegalMove(m),
         })?;
         app.store.append_move(&id, current, &body.notation).await?;
-        s.play.play(&body.notation).map_err(|e| AppError::Internal(anyhow::anyhow!("{e:?}")))?;
+        s.play
+            .play(&body.notation)
+            .map_err(|e| AppError::Internal(anyhow::anyhow!("{e:?}")))?;
         s.draw_offer = None;
         s.draw_declined = false;
         publish(&s);
@@ -211,7 +252,9 @@ pub struct ResignBody {
 }
 
 async fn end_game(app: &AppState, s: &mut Session, ended: Ended) -> Result<(), AppError> {
-    app.store.set_ended(&s.row.id, ended.winner.as_deref(), &ended.reason).await?;
+    app.store
+        .set_ended(&s.row.id, ended.winner.as_deref(), &ended.reason)
+        .await?;
     s.ended = Some(ended);
     s.draw_offer = None;
     if let Some(stop) = s.stop.take() {
@@ -231,7 +274,11 @@ fn other_side(side: &str) -> &'static str {
     }
 }
 
-async fn locked_open_game(app: &AppState, id: &str, headers: &HeaderMap) -> Result<SharedSession, AppError> {
+async fn locked_open_game(
+    app: &AppState,
+    id: &str,
+    headers: &HeaderMap,
+) -> Result<SharedSession, AppError> {
     let session = app.session(id).await?;
     let s = session.lock().await;
     authorise(headers, &s)?;
@@ -258,11 +305,22 @@ async fn resign(
     let mut s = session.lock().await;
     let loser = match (&s.row.human, body.side) {
         (Some(human), _) => human.clone(),
-        (None, Some(side)) if [s.play.turn().as_str(), other_side(&s.play.turn())].contains(&side.as_str()) => side,
-        (None, Some(side)) => return Err(AppError::BadRequest(format!("no side {side:?} in this game"))),
+        (None, Some(side))
+            if [s.play.turn().as_str(), other_side(&s.play.turn())].contains(&side.as_str()) =>
+        {
+            side
+        }
+        (None, Some(side)) => {
+            return Err(AppError::BadRequest(format!(
+                "no side {side:?} in this game"
+            )));
+        }
         (None, None) => s.play.turn(),
     };
-    let ended = Ended { winner: Some(other_side(&loser).to_owned()), reason: "resignation".into() };
+    let ended = Ended {
+        winner: Some(other_side(&loser).to_owned()),
+        reason: "resignation".into(),
+    };
     end_game(&app, &mut s, ended).await?;
     Ok(Json(view::state(&s)))
 }
@@ -280,13 +338,17 @@ async fn draw(
     Body(body): Body<DrawBody>,
 ) -> Result<Json<GameState>, AppError> {
     let session = locked_open_game(&app, &id, &headers).await?;
-    let agreed = Ended { winner: None, reason: "agreement".into() };
+    let agreed = Ended {
+        winner: None,
+        reason: "agreement".into(),
+    };
     if s_is_machine(&session).await && body.action == "offer" {
         let (position, history) = session.lock().await.play.for_ai();
         let params = (*app.params).clone();
-        let accepted = tokio::task::spawn_blocking(move || accepts_draw(&position, &history, &params))
-            .await
-            .map_err(|e| AppError::Internal(e.into()))?;
+        let accepted =
+            tokio::task::spawn_blocking(move || accepts_draw(&position, &history, &params))
+                .await
+                .map_err(|e| AppError::Internal(e.into()))?;
         let mut s = session.lock().await;
         if accepted {
             end_game(&app, &mut s, agreed).await?;
@@ -310,7 +372,11 @@ async fn draw(
             publish(&s);
         }
         ("accept" | "decline", false) => return Err(AppError::NoDrawOffer),
-        (other, _) => return Err(AppError::BadRequest(format!("action {other:?} is not offer, accept or decline"))),
+        (other, _) => {
+            return Err(AppError::BadRequest(format!(
+                "action {other:?} is not offer, accept or decline"
+            )));
+        }
     }
     Ok(Json(view::state(&s)))
 }
@@ -321,7 +387,11 @@ async fn s_is_machine(session: &SharedSession) -> bool {
 
 /// Against the machine: back to the human's previous turn; on one screen:
 /// one ply back. A game ended by the position can be taken back too.
-async fn takeback(State(app): State<AppState>, Path(id): Path<String>, headers: HeaderMap) -> Result<Json<GameState>, AppError> {
+async fn takeback(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<GameState>, AppError> {
     let session = app.session(&id).await?;
     let mut s = session.lock().await;
     authorise(&headers, &s)?;
@@ -334,7 +404,11 @@ async fn takeback(State(app): State<AppState>, Path(id): Path<String>, headers: 
         Some(human) if s.play.turn() == *human => 2,
         _ => 1,
     };
-    let target = s.play.ply().checked_sub(back).ok_or(AppError::NothingToTakeBack)?;
+    let target = s
+        .play
+        .ply()
+        .checked_sub(back)
+        .ok_or(AppError::NothingToTakeBack)?;
     app.store.truncate_moves(&id, target).await?;
     for _ in 0..back {
         s.play.undo();
@@ -377,11 +451,19 @@ async fn hint(
     let params = (*app.params).clone();
     let thought = tokio::task::spawn_blocking(move || {
         let limits = Limits::new().with(SearchLimit::MoveTime(Duration::from_millis(1000)));
-        let req = AiRequest { position, history, level, limits, seed: 0 };
+        let req = AiRequest {
+            position,
+            history,
+            level,
+            limits,
+            seed: 0,
+        };
         let mut tt = Table::new(16);
         think(&req, &params, &mut tt, &AtomicBool::new(false), |_| {})
     })
     .await
     .map_err(|e| AppError::Internal(e.into()))?;
-    Ok(Json(serde_json::json!({ "move": thought.best.map(|m| m.to_string()) })))
+    Ok(Json(
+        serde_json::json!({ "move": thought.best.map(|m| m.to_string()) }),
+    ))
 }

@@ -26,7 +26,10 @@ async fn events(
     let session = app.session(&id).await?;
     let (now, updates) = {
         let s = session.lock().await;
-        (serde_json::to_string(&view::state(&s)).map_err(|e| AppError::Internal(e.into()))?, s.events.subscribe())
+        (
+            serde_json::to_string(&view::state(&s)).map_err(|e| AppError::Internal(e.into()))?,
+            s.events.subscribe(),
+        )
     };
     let first = stream::once(async move { now.into() });
     // A subscriber that falls behind skips to the next state: each is whole.

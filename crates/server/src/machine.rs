@@ -19,8 +19,16 @@ pub async fn reply_if_due(app: &AppState, session: &SharedSession) {
     let (position, history) = s.play.for_ai();
     let level: Level = s.row.level.parse().unwrap_or(Level::Debutant);
     let ply = s.play.ply();
-    let seed = s.row.id.bytes().fold(ply as u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)));
-    let request = Request { position, history, level, limits: Limits::new(), seed };
+    let seed = s.row.id.bytes().fold(ply as u64, |h, b| {
+        h.wrapping_mul(31).wrapping_add(u64::from(b))
+    });
+    let request = Request {
+        position,
+        history,
+        level,
+        limits: Limits::new(),
+        seed,
+    };
     let (tx, rx) = tokio::sync::oneshot::channel();
     let stop = match app.pool.submit(request, move |thought| {
         let _ = tx.send(thought);

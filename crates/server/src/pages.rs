@@ -31,7 +31,10 @@ pub fn router() -> Router<AppState> {
 fn file(path: &str, cache: &'static str) -> Response {
     match Web::get(path) {
         Some(f) => (
-            [(header::CONTENT_TYPE, f.metadata.mimetype().to_owned()), (header::CACHE_CONTROL, cache.to_owned())],
+            [
+                (header::CONTENT_TYPE, f.metadata.mimetype().to_owned()),
+                (header::CACHE_CONTROL, cache.to_owned()),
+            ],
             f.data.into_owned(),
         )
             .into_response(),

@@ -33,35 +33,58 @@ pub struct Ended {
 
 /// Parses `text` and checks it against the record without changing it.
 fn check_on<P: GamePosition>(record: &Record<P>, text: &str) -> Result<P::Move, MoveError> {
-    let m = text.parse::<P::Move>().map_err(|e: ParseError| MoveError::Malformed(e.to_string()))?;
+    let m = text
+        .parse::<P::Move>()
+        .map_err(|e: ParseError| MoveError::Malformed(e.to_string()))?;
     if record.outcome().is_some() {
         return Err(MoveError::Illegal("the game is over".into()));
     }
-    record.position().clone().play(&m).map_err(|e| MoveError::Illegal(e.to_string()))?;
+    record
+        .position()
+        .clone()
+        .play(&m)
+        .map_err(|e| MoveError::Illegal(e.to_string()))?;
     Ok(m)
 }
 
 fn play_on<P: GamePosition>(record: &mut Record<P>, text: &str) -> Result<(), MoveError> {
-    let m = text.parse::<P::Move>().map_err(|e: ParseError| MoveError::Malformed(e.to_string()))?;
-    record.play(&m).map_err(|e| MoveError::Illegal(e.to_string()))
+    let m = text
+        .parse::<P::Move>()
+        .map_err(|e: ParseError| MoveError::Malformed(e.to_string()))?;
+    record
+        .play(&m)
+        .map_err(|e| MoveError::Illegal(e.to_string()))
 }
 
 fn outcome_of<P: GamePosition>(record: &Record<P>) -> Option<Ended> {
     record.outcome().map(|o| match o {
-        Outcome::Win { winner, reason } => Ended { winner: Some(winner.to_string()), reason: reason.to_string() },
-        Outcome::Draw { reason } => Ended { winner: None, reason: reason.to_string() },
+        Outcome::Win { winner, reason } => Ended {
+            winner: Some(winner.to_string()),
+            reason: reason.to_string(),
+        },
+        Outcome::Draw { reason } => Ended {
+            winner: None,
+            reason: reason.to_string(),
+        },
     })
 }
 
 fn history<P: GamePosition>(record: &Record<P>) -> Vec<u64> {
-    (0..record.ply()).filter_map(|i| record.position_at(i)).map(P::hash).collect()
+    (0..record.ply())
+        .filter_map(|i| record.position_at(i))
+        .map(P::hash)
+        .collect()
 }
 
 impl Play {
     pub fn start(game: &str, fen: &str) -> anyhow::Result<Play> {
         Ok(match game {
-            "yote" => Play::Yote(Record::new(fen.parse().map_err(|e| anyhow::anyhow!("{e}"))?)),
-            "nsolo" => Play::Nsolo(Record::new(fen.parse().map_err(|e| anyhow::anyhow!("{e}"))?)),
+            "yote" => Play::Yote(Record::new(
+                fen.parse().map_err(|e| anyhow::anyhow!("{e}"))?,
+            )),
+            "nsolo" => Play::Nsolo(Record::new(
+                fen.parse().map_err(|e| anyhow::anyhow!("{e}"))?,
+            )),
             other => anyhow::bail!("unknown game {other}"),
         })
     }
@@ -156,9 +179,13 @@ impl Session {
     pub fn replay(row: GameRow, moves: &[String]) -> anyhow::Result<Session> {
         let mut play = Play::start(&row.game, &row.start_fen)?;
         for (ply, m) in moves.iter().enumerate() {
-            play.play(m).map_err(|e| anyhow::anyhow!("stored move {m} at ply {ply}: {e:?}"))?;
+            play.play(m)
+                .map_err(|e| anyhow::anyhow!("stored move {m} at ply {ply}: {e:?}"))?;
         }
-        let ended = row.ended_reason.clone().map(|reason| Ended { winner: row.ended_winner.clone(), reason });
+        let ended = row.ended_reason.clone().map(|reason| Ended {
+            winner: row.ended_winner.clone(),
+            reason,
+        });
         Ok(Session {
             row,
             play,

@@ -31,7 +31,10 @@ impl Default for Config {
             db: Some("palabre.db".into()),
             ai_threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
             ai_queue: 256,
-            params: Params { tt_bits: 18, ..Params::default() },
+            params: Params {
+                tt_bits: 18,
+                ..Params::default()
+            },
         }
     }
 }
@@ -79,14 +82,19 @@ impl AppState {
         let (row, moves) = self.store.load(id).await?.ok_or(AppError::NotFound)?;
         let session = Session::replay(row, &moves).map_err(AppError::Internal)?;
         let mut sessions = self.sessions.lock().expect("sessions");
-        let entry = sessions.entry(id.to_owned()).or_insert_with(|| Arc::new(AsyncMutex::new(session)));
+        let entry = sessions
+            .entry(id.to_owned())
+            .or_insert_with(|| Arc::new(AsyncMutex::new(session)));
         Ok(Arc::clone(entry))
     }
 
     /// After a restart, the machine picks up the games where it is to move.
     async fn resume_machine_games(&self) -> anyhow::Result<()> {
         for id in self.store.machine_games_in_progress().await? {
-            let session = self.session(&id).await.map_err(|e| anyhow::anyhow!("{e}"))?;
+            let session = self
+                .session(&id)
+                .await
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
             crate::machine::reply_if_due(self, &session).await;
         }
         Ok(())

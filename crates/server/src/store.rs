@@ -30,7 +30,9 @@ pub struct Store {
 }
 
 fn now() -> i64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
 }
 
 impl Store {
@@ -41,14 +43,20 @@ impl Store {
             .journal_mode(SqliteJournalMode::Wal)
             .synchronous(SqliteSynchronous::Normal)
             .foreign_keys(true);
-        let pool = SqlitePoolOptions::new().max_connections(4).connect_with(options).await?;
+        let pool = SqlitePoolOptions::new()
+            .max_connections(4)
+            .connect_with(options)
+            .await?;
         Store::migrated(pool).await
     }
 
     /// A private in-memory database (one connection, so one database).
     pub async fn memory() -> anyhow::Result<Store> {
         let options = SqliteConnectOptions::from_str("sqlite::memory:")?.foreign_keys(true);
-        let pool = SqlitePoolOptions::new().max_connections(1).connect_with(options).await?;
+        let pool = SqlitePoolOptions::new()
+            .max_connections(1)
+            .connect_with(options)
+            .await?;
         Store::migrated(pool).await
     }
 
@@ -87,7 +95,11 @@ impl Store {
             .bind(now())
             .execute(&mut *tx)
             .await?;
-        sqlx::query("UPDATE games SET updated_at = ? WHERE id = ?").bind(now()).bind(id).execute(&mut *tx).await?;
+        sqlx::query("UPDATE games SET updated_at = ? WHERE id = ?")
+            .bind(now())
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
         tx.commit().await
     }
 
@@ -102,14 +114,21 @@ impl Store {
     }
 
     /// Records an end the position does not show (resignation, agreement).
-    pub async fn set_ended(&self, id: &str, winner: Option<&str>, reason: &str) -> sqlx::Result<()> {
-        sqlx::query("UPDATE games SET ended_winner = ?, ended_reason = ?, updated_at = ? WHERE id = ?")
-            .bind(winner)
-            .bind(reason)
-            .bind(now())
-            .bind(id)
-            .execute(&self.pool)
-            .await?;
+    pub async fn set_ended(
+        &self,
+        id: &str,
+        winner: Option<&str>,
+        reason: &str,
+    ) -> sqlx::Result<()> {
+        sqlx::query(
+            "UPDATE games SET ended_winner = ?, ended_reason = ?, updated_at = ? WHERE id = ?",
+        )
+        .bind(winner)
+        .bind(reason)
+        .bind(now())
+        .bind(id)
+        .execute(&self.pool)
+        .await?;
         Ok(())
     }
 
@@ -160,6 +179,10 @@ impl Store {
 
     /// The number of moves stored for a game (for checks and tools).
     pub async fn move_count(&self, id: &str) -> sqlx::Result<i64> {
-        sqlx::query("SELECT COUNT(*) AS n FROM moves WHERE game_id = ?").bind(id).fetch_one(&self.pool).await.map(|r| r.get("n"))
+        sqlx::query("SELECT COUNT(*) AS n FROM moves WHERE game_id = ?")
+            .bind(id)
+            .fetch_one(&self.pool)
+            .await
+            .map(|r| r.get("n"))
     }
 }

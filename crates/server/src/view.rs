@@ -95,10 +95,18 @@ fn color_name(c: Color) -> String {
 fn yote_board(pos: &yote::Position) -> YoteBoard {
     let colors = [Color::Red, Color::Black];
     YoteBoard {
-        board: Square::all().filter_map(|sq| pos.ball_at(sq).map(|c| (sq.to_string(), color_name(c)))).collect(),
-        reserve: colors.iter().map(|c| (color_name(*c), pos.reserve(*c))).collect(),
+        board: Square::all()
+            .filter_map(|sq| pos.ball_at(sq).map(|c| (sq.to_string(), color_name(c))))
+            .collect(),
+        reserve: colors
+            .iter()
+            .map(|c| (color_name(*c), pos.reserve(*c)))
+            .collect(),
         // Balls a side has taken are the ones its opponent lost.
-        captured: colors.iter().map(|c| (color_name(*c), pos.captured(c.other()))).collect(),
+        captured: colors
+            .iter()
+            .map(|c| (color_name(*c), pos.captured(c.other())))
+            .collect(),
         quiet: pos.quiet(),
         quiet_limit: yote::QUIET_LIMIT,
     }
@@ -143,13 +151,20 @@ fn yote_animation(m: yote::Move) -> serde_json::Value {
 }
 
 fn nsolo_board(pos: &nsolo::Position) -> NsoloBoard {
-    let row = |r: Row| (1..=pos.size()).map(|c| Pit::new(r, c).and_then(|p| pos.count(p)).unwrap_or(0)).collect();
+    let row = |r: Row| {
+        (1..=pos.size())
+            .map(|c| Pit::new(r, c).and_then(|p| pos.count(p)).unwrap_or(0))
+            .collect()
+    };
     NsoloBoard {
         rows: [("A", Row::A), ("B", Row::B), ("C", Row::C), ("D", Row::D)]
             .into_iter()
             .map(|(name, r)| (name.to_owned(), row(r)))
             .collect(),
-        stones: [nsolo::Side::South, nsolo::Side::North].iter().map(|s| (s.to_string(), pos.stones(*s))).collect(),
+        stones: [nsolo::Side::South, nsolo::Side::North]
+            .iter()
+            .map(|s| (s.to_string(), pos.stones(*s)))
+            .collect(),
     }
 }
 
@@ -163,7 +178,11 @@ fn nsolo_legal(pos: &nsolo::Position) -> Vec<Legal> {
                 let opposite = if end.row() == Row::B { Row::C } else { Row::B };
                 Pit::new(opposite, end.col()).map_or_else(String::new, |p| p.to_string())
             });
-            Legal::Nsolo { pit: o.pit.to_string(), bonus: o.bonus, capture }
+            Legal::Nsolo {
+                pit: o.pit.to_string(),
+                bonus: o.bonus,
+                capture,
+            }
         })
         .collect()
 }
@@ -178,8 +197,12 @@ fn nsolo_animation(pos: &nsolo::Position, m: &nsolo::Move) -> serde_json::Value 
                 serde_json::json!({"lift": pit.to_string(), "count": count, "relay": relay})
             }
             Step::Drop { pit } => serde_json::json!({"drop": pit.to_string()}),
-            Step::Capture { pit, count } => serde_json::json!({"capture": pit.to_string(), "count": count}),
-            Step::Bonus { pit, count } => serde_json::json!({"bonus": pit.to_string(), "count": count}),
+            Step::Capture { pit, count } => {
+                serde_json::json!({"capture": pit.to_string(), "count": count})
+            }
+            Step::Bonus { pit, count } => {
+                serde_json::json!({"bonus": pit.to_string(), "count": count})
+            }
         })
         .collect();
     serde_json::json!({ "steps": steps })
@@ -192,7 +215,12 @@ fn last_move<P: GamePosition>(
     let ply = record.ply().checked_sub(1)?;
     let before = record.position_at(ply)?;
     let m = record.moves().last()?;
-    Some(LastMove { ply, by: before.turn().to_string(), notation: m.to_string(), animation: animate(before, m) })
+    Some(LastMove {
+        ply,
+        by: before.turn().to_string(),
+        notation: m.to_string(),
+        animation: animate(before, m),
+    })
 }
 
 /// The state of a session as the API shows it.
@@ -200,22 +228,52 @@ pub fn state(s: &Session) -> State {
     let result = s.result();
     let machine = s.machine_side();
     let humans_turn = result.is_none() && machine.as_deref() != Some(s.play.turn().as_str());
-    let sides: [&str; 2] = if s.row.game == "yote" { ["red", "black"] } else { ["south", "north"] };
+    let sides: [&str; 2] = if s.row.game == "yote" {
+        ["red", "black"]
+    } else {
+        ["south", "north"]
+    };
     let players = sides
         .iter()
         .map(|side| {
-            let who = if machine.as_deref() == Some(*side) { "machine" } else { "human" };
+            let who = if machine.as_deref() == Some(*side) {
+                "machine"
+            } else {
+                "human"
+            };
             ((*side).to_owned(), who.to_owned())
         })
         .collect();
     let (yote, nsolo, legal, last) = match &s.play {
         Play::Yote(r) => {
-            let legal = if humans_turn { r.position().legal_moves().iter().map(|m| yote_legal(*m)).collect() } else { Vec::new() };
-            (Some(yote_board(r.position())), None, legal, last_move(r, |_, m| yote_animation(*m)))
+            let legal = if humans_turn {
+                r.position()
+                    .legal_moves()
+                    .iter()
+                    .map(|m| yote_legal(*m))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            (
+                Some(yote_board(r.position())),
+                None,
+                legal,
+                last_move(r, |_, m| yote_animation(*m)),
+            )
         }
         Play::Nsolo(r) => {
-            let legal = if humans_turn { nsolo_legal(r.position()) } else { Vec::new() };
-            (None, Some(nsolo_board(r.position())), legal, last_move(r, nsolo_animation))
+            let legal = if humans_turn {
+                nsolo_legal(r.position())
+            } else {
+                Vec::new()
+            };
+            (
+                None,
+                Some(nsolo_board(r.position())),
+                legal,
+                last_move(r, nsolo_animation),
+            )
         }
     };
     State {
@@ -230,7 +288,10 @@ pub fn state(s: &Session) -> State {
         turn: s.play.turn(),
         moves: s.play.moves(),
         thinking: s.thinking,
-        result: result.map(|e| ResultView { winner: e.winner, reason: e.reason }),
+        result: result.map(|e| ResultView {
+            winner: e.winner,
+            reason: e.reason,
+        }),
         draw_offer: s.draw_offer.clone(),
         draw_declined: s.draw_declined,
         yote,

@@ -132,6 +132,9 @@ function render() {
 
 function renderBoard(s) {
   const interactive = canPlay(s) && !sending;
+  // Hooks for tools and browser tests: the ply on screen and whether it waits for a click.
+  document.body.dataset.ply = String(s.ply);
+  document.body.dataset.ready = interactive ? '1' : '0';
   const common = {
     legal: canPlay(s) ? s.legal : [],
     flipped: flipped(s),

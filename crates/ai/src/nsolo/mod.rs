@@ -41,14 +41,29 @@ impl Nsolo {
             let captured = sown.captured();
             if captured == 0 {
                 if !noisy_only {
-                    out.push((NsoloMove { origin: i as u8, policy: 0, captured: 0 }, 0));
+                    out.push((
+                        NsoloMove {
+                            origin: i as u8,
+                            policy: 0,
+                            captured: 0,
+                        },
+                        0,
+                    ));
                 }
                 continue;
             }
-            let policies = if sown.required() == 0 || noisy_only { 1 } else { self.params.nsolo_policies };
+            let policies = if sown.required() == 0 || noisy_only {
+                1
+            } else {
+                self.params.nsolo_policies
+            };
             let order = NOISY + 100 * (i32::from(captured) + i32::from(sown.required()));
             for policy in 0..policies.min(POLICIES.len()) {
-                let m = NsoloMove { origin: i as u8, policy: policy as u8, captured };
+                let m = NsoloMove {
+                    origin: i as u8,
+                    policy: policy as u8,
+                    captured,
+                };
                 out.push((m, order - policy as i32));
             }
         }
@@ -56,7 +71,9 @@ impl Nsolo {
 
     /// The rules' move for a search move, with its bonus spelled out.
     pub fn to_rules_move(&self, pos: &Position, m: NsoloMove) -> nsolo::Move {
-        let sown = pos.sow(usize::from(m.origin)).expect("a generated origin sows");
+        let sown = pos
+            .sow(usize::from(m.origin))
+            .expect("a generated origin sows");
         let victim = sown.victim();
         let before: Vec<u8> = sown.position().circuit(victim).to_vec();
         let origin = sown.origin();
@@ -98,11 +115,16 @@ impl SearchGame for Nsolo {
     }
 
     fn quiescence_limits(&self) -> (u32, usize) {
-        (self.params.nsolo_quiescence_plies, self.params.nsolo_quiescence_width)
+        (
+            self.params.nsolo_quiescence_plies,
+            self.params.nsolo_quiescence_width,
+        )
     }
 
     fn play(&self, pos: &Position, m: NsoloMove) -> Position {
-        let sown = pos.sow(usize::from(m.origin)).expect("a generated origin sows");
+        let sown = pos
+            .sow(usize::from(m.origin))
+            .expect("a generated origin sows");
         bonus::finish(sown, m.policy)
     }
 

@@ -3,9 +3,9 @@
 
 mod eval;
 
+use palabre_rules::Outcome;
 use palabre_rules::yote::bitboard::Dir;
 use palabre_rules::yote::{Move, Position, Second};
-use palabre_rules::Outcome;
 
 use crate::game::NOISY;
 use crate::{Params, SearchGame};
@@ -26,13 +26,17 @@ impl Yote {
 /// mover's (likely attackers) first, then the reserve.
 fn capture_order(pos: &Position, m: Move) -> i32 {
     let own = pos.balls(pos.turn());
-    let near = |bit: u32| {
-        Dir::ALL.iter().filter(|d| d.shift(bit) & own != 0).count() as i32
-    };
+    let near = |bit: u32| Dir::ALL.iter().filter(|d| d.shift(bit) & own != 0).count() as i32;
     NOISY
         + match m {
-            Move::Capture { second: Some(Second::Board(sq)), .. } => 10 * near(sq.bit()),
-            Move::Capture { second: Some(Second::Reserve), .. } => 5,
+            Move::Capture {
+                second: Some(Second::Board(sq)),
+                ..
+            } => 10 * near(sq.bit()),
+            Move::Capture {
+                second: Some(Second::Reserve),
+                ..
+            } => 5,
             _ => 0,
         }
 }
@@ -56,7 +60,11 @@ impl SearchGame for Yote {
 
     fn generate(&self, pos: &Position, out: &mut Vec<(Move, i32)>) {
         for m in pos.legal_moves() {
-            let order = if m.is_capture() { capture_order(pos, m) } else { 0 };
+            let order = if m.is_capture() {
+                capture_order(pos, m)
+            } else {
+                0
+            };
             out.push((m, order));
         }
     }
@@ -103,7 +111,9 @@ impl SearchGame for Yote {
     fn history_slot(&self, m: Move) -> usize {
         match m {
             Move::Place { to } => 625 + to.index(),
-            Move::Step { from, to } | Move::Capture { from, to, .. } => from.index() * 25 + to.index(),
+            Move::Step { from, to } | Move::Capture { from, to, .. } => {
+                from.index() * 25 + to.index()
+            }
         }
     }
 }

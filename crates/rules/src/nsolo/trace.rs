@@ -34,11 +34,17 @@ impl Position {
         let mut relay = false;
         loop {
             let hand = std::mem::take(&mut cells[pos]);
-            steps.push(Step::Lift { pit: Pit::from_circuit(me, pos, size), count: hand, relay });
+            steps.push(Step::Lift {
+                pit: Pit::from_circuit(me, pos, size),
+                count: hand,
+                relay,
+            });
             for _ in 0..hand {
                 pos = (pos + 1) % len;
                 cells[pos] += 1;
-                steps.push(Step::Drop { pit: Pit::from_circuit(me, pos, size) });
+                steps.push(Step::Drop {
+                    pit: Pit::from_circuit(me, pos, size),
+                });
             }
             if cells[pos] == 1 {
                 break;
@@ -48,9 +54,16 @@ impl Position {
         debug_assert_eq!(Pit::from_circuit(me, pos, size), end);
         if captured > 0 {
             let front = 3 * usize::from(size) - 1 - pos;
-            steps.push(Step::Capture { pit: Pit::from_circuit(me.other(), front, size), count: captured });
+            steps.push(Step::Capture {
+                pit: Pit::from_circuit(me.other(), front, size),
+                count: captured,
+            });
         }
-        steps.extend(m.bonus().iter().map(|(pit, count)| Step::Bonus { pit, count }));
+        steps.extend(
+            m.bonus()
+                .iter()
+                .map(|(pit, count)| Step::Bonus { pit, count }),
+        );
         Ok(steps)
     }
 }

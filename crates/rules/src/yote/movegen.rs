@@ -100,13 +100,19 @@ impl Position {
     /// The capture jumps `color` could make if it were to move.
     pub fn jumps_for(&self, color: Color) -> u32 {
         let (own, opp, empty) = (self.balls(color), self.balls(color.other()), self.empty());
-        Dir::ALL.iter().map(|d| (d.shift(d.shift(own) & opp) & empty).count_ones()).sum()
+        Dir::ALL
+            .iter()
+            .map(|d| (d.shift(d.shift(own) & opp) & empty).count_ones())
+            .sum()
     }
 
     /// The steps `color` could make if it were to move and had no reserve.
     pub fn steps_for(&self, color: Color) -> u32 {
         let (own, empty) = (self.balls(color), self.empty());
-        Dir::ALL.iter().map(|d| (d.shift(own) & empty).count_ones()).sum()
+        Dir::ALL
+            .iter()
+            .map(|d| (d.shift(own) & empty).count_ones())
+            .sum()
     }
 
     /// The number of legal moves, computed from bit counts.

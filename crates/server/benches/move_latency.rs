@@ -1,0 +1,129 @@
+//! The server's own time for a move (no AI thinking): 100 games on one
+//! screen in progress, moves posted round-robin through the router, each one
+//! parsed, checked, committed to SQLite (a file, WAL) and broadcast. Prints
+//! p50, p95 and p99 over all moves.
+
+use std::time::{Duration, Instant};
+
+use axum::body::Body;
+use axum::http::{Request, header};
+use http_body_util::BodyExt;
+use palabre_server::{AppState, Config, app};
+use serde_json::{Value, json};
+use tower::ServiceExt;
+
+const GAMES: usize = 100;
+const ROUNDS: usize = 40;
+
+async fn post(
+    router: &axum::Router,
+    uri: &str,
+    seat: Option<&str>,
+    body: Value,
+) -> (Duration, Value) {
+    let mut req = Request::post(uri).header(header::CONTENT_TYPE, "application/json");
+    if let Some(seat) = seat {
+        req = req.header(header::AUTHORIZATION, format!("Bearer {seat}"));
+    }
+    let started = Instant::now();
+    let res = router
+        .clone()
+        .oneshot(req.body(Body::from(body.to_string())).unwrap())
+        .await
+        .unwrap();
+    let bytes = res.into_body().collect().await.unwrap().to_bytes();
+    (started.elapsed(), serde_json::from_slice(&bytes).unwrap())
+}
+
+fn pick(state: &Value, round: usize) -> Option<String> {
+    let legal = state["legal"].as_array()?;
+    let entry = legal.get(round * 7 % legal.len().max(1))?;
+    entry["move"].as_str().map(str::to_owned).or_else(|| {
+        // Nsolo: an origin; with a bonus, take it from the first full pits.
+        let pit = entry["pit"].as_str()?.to_owned();
+        let bonus = entry["bonus"].as_u64()?;
+        if bonus == 0 {
+            return Some(pit);
+        }
+        let (rows, skip) = if pit.starts_with(['A', 'B']) {
+            (["C", "D"], entry["capture"].as_str())
+        } else {
+            (["A", "B"], entry["capture"].as_str())
+        };
+        let mut left = bonus;
+        let mut items = Vec::new();
+        for row in rows {
+            for (i, n) in state["nsolo"]["rows"][row].as_array()?.iter().enumerate() {
+                let name = format!("{row}{}", i + 1);
+                let n = n.as_u64()?;
+                if left == 0 || n == 0 || Some(name.as_str()) == skip {
+                    continue;
+                }
+                let take = n.min(left);
+                left -= take;
+                items.push(format!("{name}:{take}"));
+            }
+        }
+        Some(format!("{pit}/{}", items.join(",")))
+    })
+}
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bench.db").to_string_lossy().into_owned();
+    let state = AppState::open(&Config {
+        db: Some(db),
+        ai_threads: 1,
+        ..Config::default()
+    })
+    .await
+    .unwrap();
+    let router = app(state);
+    let mut games = Vec::new();
+    for i in 0..GAMES {
+        let game = if i % 2 == 0 {
+            json!({"game": "yote", "opponent": "local"})
+        } else {
+            json!({"game": "nsolo", "size": 8, "opponent": "local"})
+        };
+        let (_, v) = post(&router, "/api/games", None, game).await;
+        games.push((
+            v["id"].as_str().unwrap().to_owned(),
+            v["seat"].as_str().unwrap().to_owned(),
+            v["state"].clone(),
+        ));
+    }
+    let mut times = Vec::new();
+    for round in 0..ROUNDS {
+        for (id, seat, state) in games.iter_mut() {
+            if !state["result"].is_null() {
+                continue;
+            }
+            let Some(m) = pick(state, round) else {
+                continue;
+            };
+            let ply = state["ply"].clone();
+            let (took, next) = post(
+                &router,
+                &format!("/api/games/{id}/moves"),
+                Some(seat),
+                json!({"move": m, "ply": ply}),
+            )
+            .await;
+            assert!(next["error"].is_null(), "{m}: {next}");
+            times.push(took);
+            *state = next;
+        }
+    }
+    times.sort();
+    let at = |p: f64| times[((times.len() - 1) as f64 * p).round() as usize];
+    println!(
+        "move_latency: {} moves over {GAMES} games: p50 {:?}, p95 {:?}, p99 {:?}, max {:?}",
+        times.len(),
+        at(0.50),
+        at(0.95),
+        at(0.99),
+        at(1.0)
+    );
+}

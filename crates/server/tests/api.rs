@@ -1,0 +1,472 @@
+//! The API, called on the router directly.
+
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Request, StatusCode, header};
+use http_body_util::BodyExt;
+use palabre_server::{AppState, Config, app};
+use serde_json::{Value, json};
+use tower::ServiceExt;
+
+async fn state_with(db: Option<String>) -> AppState {
+    let config = Config {
+        db,
+        ai_threads: 1,
+        ..Config::default()
+    };
+    AppState::open(&config).await.unwrap()
+}
+
+async fn call(
+    app: &Router,
+    method: &str,
+    uri: &str,
+    seat: Option<&str>,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    let mut req = Request::builder().method(method).uri(uri);
+    if let Some(seat) = seat {
+        req = req.header(header::AUTHORIZATION, format!("Bearer {seat}"));
+    }
+    let body = match body {
+        Some(v) => {
+            req = req.header(header::CONTENT_TYPE, "application/json");
+            Body::from(v.to_string())
+        }
+        None => Body::empty(),
+    };
+    let res = app.clone().oneshot(req.body(body).unwrap()).await.unwrap();
+    let status = res.status();
+    let bytes = res.into_body().collect().await.unwrap().to_bytes();
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
+}
+
+async fn create(app: &Router, body: Value) -> (String, String, Value) {
+    let (status, v) = call(app, "POST", "/api/games", None, Some(body)).await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    (
+        v["id"].as_str().unwrap().to_owned(),
+        v["seat"].as_str().unwrap().to_owned(),
+        v,
+    )
+}
+
+/// Polls the game until `done` holds (the machine answers on its own).
+async fn wait_for(app: &Router, id: &str, done: impl Fn(&Value) -> bool) -> Value {
+    for _ in 0..400 {
+        let (_, v) = call(app, "GET", &format!("/api/games/{id}"), None, None).await;
+        if done(&v) {
+            return v;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    panic!("the game never reached the expected state");
+}
+
+fn code(v: &Value) -> &str {
+    v["error"]["code"].as_str().unwrap_or("")
+}
+
+#[tokio::test]
+async fn creating_a_game_gives_a_secret_seat_and_the_state() {
+    let app = app(state_with(None).await);
+    let (id, seat, v) = create(
+        &app,
+        json!({"game": "yote", "opponent": "machine", "side": "red"}),
+    )
+    .await;
+    assert_eq!(seat.len(), 32);
+    assert!(seat.chars().all(|c| c.is_ascii_hexdigit()));
+    assert_eq!(v["side"], "red");
+    let s = &v["state"];
+    assert_eq!(
+        (s["fen"].as_str(), s["turn"].as_str(), s["ply"].as_u64()),
+        (Some("5/5/5/5/5 12 12 r 0"), Some("red"), Some(0))
+    );
+    assert_eq!(s["legal"].as_array().unwrap().len(), 25);
+    let (status, got) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        !got.to_string().contains(&seat),
+        "the seat is never shown again"
+    );
+    let (_, n) = call(
+        &app,
+        "POST",
+        "/api/games",
+        None,
+        Some(json!({"game": "nsolo", "size": 36, "opponent": "local"})),
+    )
+    .await;
+    let legal = n["state"]["legal"].as_array().unwrap();
+    assert!(
+        legal.len() <= 72
+            && legal
+                .iter()
+                .all(|o| o["pit"].is_string() && o["bonus"].is_u64())
+    );
+    assert_eq!(
+        n["state"]["nsolo"]["rows"]["A"].as_array().unwrap().len(),
+        36
+    );
+}
+
+#[tokio::test]
+async fn bad_creations_are_refused() {
+    let app = app(state_with(None).await);
+    for body in [
+        json!({"game": "chess"}),
+        json!({"game": "nsolo", "size": 40}),
+        json!({"game": "yote", "level": "grandmaster"}),
+        json!({"game": "yote", "side": "north"}),
+        json!({"game": "yote", "opponent": "cat"}),
+        json!({"game": "yote", "extra": 1}),
+    ] {
+        let (status, v) = call(&app, "POST", "/api/games", None, Some(body.clone())).await;
+        assert_eq!(
+            (status, code(&v)),
+            (StatusCode::BAD_REQUEST, "bad_request"),
+            "{body}"
+        );
+    }
+    let (status, v) = call(&app, "GET", "/api/games/nope", None, None).await;
+    assert_eq!((status, code(&v)), (StatusCode::NOT_FOUND, "not_found"));
+}
+
+#[tokio::test]
+async fn refused_moves_change_nothing() {
+    let app = app(state_with(None).await);
+    let (id, seat, _) = create(&app, json!({"game": "yote", "opponent": "local"})).await;
+    let uri = format!("/api/games/{id}/moves");
+    let cases = [
+        (
+            None,
+            json!({"move": "c3", "ply": 0}),
+            StatusCode::UNAUTHORIZED,
+            "missing_seat",
+        ),
+        (
+            Some("0123456789abcdef0123456789abcdef"),
+            json!({"move": "c3", "ply": 0}),
+            StatusCode::FORBIDDEN,
+            "wrong_seat",
+        ),
+        (
+            Some(seat.as_str()),
+            json!({"move": "c3", "ply": 5}),
+            StatusCode::CONFLICT,
+            "stale_ply",
+        ),
+        (
+            Some(seat.as_str()),
+            json!({"move": "z9", "ply": 0}),
+            StatusCode::BAD_REQUEST,
+            "malformed_move",
+        ),
+        (
+            Some(seat.as_str()),
+            json!({"move": "c3-c4", "ply": 0}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "illegal_move",
+        ),
+        (
+            Some(seat.as_str()),
+            json!({"mv": "c3"}),
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+        ),
+    ];
+    for (seat, body, status, expected) in cases {
+        let (got, v) = call(&app, "POST", &uri, seat, Some(body.clone())).await;
+        assert_eq!((got, code(&v)), (status, expected), "{body}");
+    }
+    let huge = json!({"move": "c".repeat(40_000), "ply": 0});
+    let (status, v) = call(&app, "POST", &uri, Some(&seat), Some(huge)).await;
+    assert_eq!(
+        (status, code(&v)),
+        (StatusCode::PAYLOAD_TOO_LARGE, "too_large")
+    );
+    let (_, v) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(
+        (v["ply"].as_u64(), v["fen"].as_str()),
+        (Some(0), Some("5/5/5/5/5 12 12 r 0"))
+    );
+    let (status, v) = call(
+        &app,
+        "POST",
+        &uri,
+        Some(&seat),
+        Some(json!({"move": "c3", "ply": 0})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED);
+    assert_eq!(
+        (v["ply"].as_u64(), v["turn"].as_str()),
+        (Some(1), Some("black"))
+    );
+    assert_eq!(v["last"]["animation"]["kind"], "place");
+    let (status, v) = call(
+        &app,
+        "POST",
+        &uri,
+        Some(&seat),
+        Some(json!({"move": "c3", "ply": 0})),
+    )
+    .await;
+    assert_eq!(
+        (status, code(&v)),
+        (StatusCode::CONFLICT, "stale_ply"),
+        "a replayed request is stale"
+    );
+}
+
+#[tokio::test]
+async fn the_machine_answers_by_itself() {
+    let app = app(state_with(None).await);
+    let (id, seat, _) = create(
+        &app,
+        json!({"game": "yote", "side": "red", "level": "debutant"}),
+    )
+    .await;
+    let uri = format!("/api/games/{id}/moves");
+    let (status, v) = call(
+        &app,
+        "POST",
+        &uri,
+        Some(&seat),
+        Some(json!({"move": "c3", "ply": 0})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED);
+    assert_eq!(
+        v["legal"].as_array().unwrap().len(),
+        0,
+        "no legal moves while the machine is to move"
+    );
+    let (status, v) = call(
+        &app,
+        "POST",
+        &uri,
+        Some(&seat),
+        Some(json!({"move": "c4", "ply": 1})),
+    )
+    .await;
+    assert_eq!((status, code(&v)), (StatusCode::CONFLICT, "not_your_turn"));
+    let v = wait_for(&app, &id, |v| v["ply"] == 2).await;
+    assert_eq!(
+        (v["turn"].as_str(), v["thinking"].as_bool()),
+        (Some("red"), Some(false))
+    );
+    assert_eq!(v["last"]["by"], "black");
+    // The machine moves first when the human plays second.
+    let (id, _, _) = create(&app, json!({"game": "nsolo", "side": "north"})).await;
+    let v = wait_for(&app, &id, |v| v["ply"] == 1).await;
+    assert!(v["last"]["animation"]["steps"].as_array().unwrap().len() >= 3);
+}
+
+#[tokio::test]
+async fn take_back_returns_to_the_humans_turn() {
+    let app = app(state_with(None).await);
+    let (id, seat, _) = create(&app, json!({"game": "yote", "side": "black"})).await;
+    wait_for(&app, &id, |v| v["ply"] == 1).await;
+    let takeback = format!("/api/games/{id}/takeback");
+    let (status, v) = call(&app, "POST", &takeback, Some(&seat), Some(json!({}))).await;
+    assert_eq!(
+        (status, code(&v)),
+        (StatusCode::CONFLICT, "nothing_to_take_back")
+    );
+    let legal = call(&app, "GET", &format!("/api/games/{id}"), None, None)
+        .await
+        .1["legal"][0]["move"]
+        .clone();
+    call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(&seat),
+        Some(json!({"move": legal, "ply": 1})),
+    )
+    .await;
+    wait_for(&app, &id, |v| v["ply"] == 3).await;
+    let (status, v) = call(&app, "POST", &takeback, Some(&seat), Some(json!({}))).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(
+        (v["ply"].as_u64(), v["turn"].as_str()),
+        (Some(1), Some("black"))
+    );
+}
+
+#[tokio::test]
+async fn draws_and_resignation_on_one_screen() {
+    let app = app(state_with(None).await);
+    let (id, seat, _) = create(&app, json!({"game": "nsolo", "opponent": "local"})).await;
+    let draw = format!("/api/games/{id}/draw");
+    let (status, v) = call(
+        &app,
+        "POST",
+        &draw,
+        Some(&seat),
+        Some(json!({"action": "accept"})),
+    )
+    .await;
+    assert_eq!((status, code(&v)), (StatusCode::CONFLICT, "no_draw_offer"));
+    let (_, v) = call(
+        &app,
+        "POST",
+        &draw,
+        Some(&seat),
+        Some(json!({"action": "offer"})),
+    )
+    .await;
+    assert_eq!(v["draw_offer"], "south");
+    let (_, v) = call(
+        &app,
+        "POST",
+        &draw,
+        Some(&seat),
+        Some(json!({"action": "decline"})),
+    )
+    .await;
+    assert_eq!(
+        (v["draw_offer"].is_null(), v["draw_declined"].as_bool()),
+        (true, Some(true))
+    );
+    call(
+        &app,
+        "POST",
+        &draw,
+        Some(&seat),
+        Some(json!({"action": "offer"})),
+    )
+    .await;
+    let (_, v) = call(
+        &app,
+        "POST",
+        &draw,
+        Some(&seat),
+        Some(json!({"action": "accept"})),
+    )
+    .await;
+    assert_eq!(v["result"], json!({"winner": null, "reason": "agreement"}));
+    let (status, v) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(&seat),
+        Some(json!({"move": "A2", "ply": 0})),
+    )
+    .await;
+    assert_eq!((status, code(&v)), (StatusCode::CONFLICT, "game_over"));
+
+    let (id, seat, _) = create(&app, json!({"game": "yote", "side": "red"})).await;
+    let (status, v) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/resign"),
+        Some(&seat),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        v["result"],
+        json!({"winner": "black", "reason": "resignation"})
+    );
+}
+
+#[tokio::test]
+async fn the_machine_declines_a_draw_when_ahead_and_gives_hints() {
+    let app = app(state_with(None).await);
+    let (id, seat, _) = create(&app, json!({"game": "yote", "side": "red"})).await;
+    let (status, v) = call(
+        &app,
+        "GET",
+        &format!("/api/games/{id}/hint"),
+        Some(&seat),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let hint = v["move"].as_str().unwrap().to_owned();
+    let (status, _) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(&seat),
+        Some(json!({"move": hint, "ply": 0})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED);
+    let (status, v) = call(&app, "GET", &format!("/api/games/{id}/hint"), None, None).await;
+    assert_eq!(
+        (status, code(&v)),
+        (StatusCode::UNAUTHORIZED, "missing_seat")
+    );
+}
+
+#[tokio::test]
+async fn games_survive_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.db").to_string_lossy().into_owned();
+    let (id, seat) = {
+        let app = app(state_with(Some(db.clone())).await);
+        let (id, seat, _) = create(&app, json!({"game": "yote", "opponent": "local"})).await;
+        for (ply, m) in ["c3", "c4", "d3"].iter().enumerate() {
+            let (status, _) = call(
+                &app,
+                "POST",
+                &format!("/api/games/{id}/moves"),
+                Some(&seat),
+                Some(json!({"move": m, "ply": ply})),
+            )
+            .await;
+            assert_eq!(status, StatusCode::CREATED);
+        }
+        (id, seat)
+    };
+    let app = app(state_with(Some(db)).await);
+    let (_, v) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(v["moves"], json!(["c3", "c4", "d3"]));
+    assert_eq!(v["fen"], "5/2b2/2rr1/5/5 10 11 b 3");
+    let (status, _) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(&seat),
+        Some(json!({"move": "c4xc2/r", "ply": 3})),
+    )
+    .await;
+    assert_eq!(
+        status,
+        StatusCode::CREATED,
+        "the seat still works after a restart"
+    );
+}
+
+#[tokio::test]
+async fn events_stream_the_state_and_responses_carry_security_headers() {
+    let app = app(state_with(None).await);
+    let (id, _, _) = create(&app, json!({"game": "yote", "opponent": "local"})).await;
+    let req = Request::get(format!("/api/games/{id}/events"))
+        .body(Body::empty())
+        .unwrap();
+    let res = app.clone().oneshot(req).await.unwrap();
+    assert_eq!(res.headers()[header::CONTENT_TYPE], "text/event-stream");
+    assert!(
+        res.headers()[header::CONTENT_SECURITY_POLICY]
+            .to_str()
+            .unwrap()
+            .contains("default-src 'self'")
+    );
+    assert_eq!(res.headers()[header::X_CONTENT_TYPE_OPTIONS], "nosniff");
+    let mut body = res.into_body();
+    let frame = body.frame().await.unwrap().unwrap();
+    let text = String::from_utf8(frame.into_data().unwrap().to_vec()).unwrap();
+    assert!(text.starts_with("event: state\ndata: {"), "{text}");
+    assert!(text.contains(&format!("\"id\":\"{id}\"")));
+}

@@ -1,0 +1,100 @@
+// Shared set-up for the browser tests: a Palabre server on a free port with
+// a fresh database, and headless Chromium driven by playwright-core.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, mkdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createServer } from 'node:net';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '../..');
+export const artifacts = join(here, 'artifacts');
+mkdirSync(artifacts, { recursive: true });
+
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+
+/** Whether the browser is missing; in CI that is a failure, never a skip. */
+export function browserMissing() {
+  if (existsSync(CHROMIUM)) return false;
+  if (process.env.CI === 'true') throw new Error(`Chromium not found at ${CHROMIUM} (CI=true)`);
+  return `Chromium not found at ${CHROMIUM}`;
+}
+
+function freePort() {
+  return new Promise((ok) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => ok(port)); });
+  });
+}
+
+/** PALABRE_BIN, else the most recently built of the release and debug binaries. */
+function binary() {
+  if (process.env.PALABRE_BIN) return process.env.PALABRE_BIN;
+  const built = ['target/release/palabre', 'target/debug/palabre']
+    .map((p) => join(root, p))
+    .filter((p) => existsSync(p))
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+  if (!built.length) throw new Error('build palabre first (cargo build -p palabre)');
+  return built[0];
+}
+
+/** Starts a server; resolves once it answers. */
+export async function startServer() {
+  const port = await freePort();
+  const db = join(mkdtempSync(join(tmpdir(), 'palabre-')), 'games.db');
+  const proc = spawn(binary(), ['serve', '--addr', `127.0.0.1:${port}`, '--db', db], { stdio: 'ignore' });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 200; i++) {
+    try { if ((await fetch(base + '/')).ok) return { base, stop: () => proc.kill() }; } catch {}
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  proc.kill();
+  throw new Error('the server did not start');
+}
+
+export async function launch() {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** A page with no motion (animations off) at the given size. */
+export async function newPage(browser, width = 1280, height = 800) {
+  const context = await browser.newContext({ viewport: { width, height }, reducedMotion: 'reduce' });
+  return context.newPage();
+}
+
+export async function shot(page, name) {
+  await page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true });
+}
+
+export async function api(base, method, path, body, seat) {
+  const headers = { 'content-type': 'application/json' };
+  if (seat) headers.authorization = `Bearer ${seat}`;
+  const res = await fetch(base + path, { method, headers, body: body ? JSON.stringify(body) : undefined });
+  return res.json();
+}
+
+/** Waits until the game's state satisfies `done`. */
+export async function until(base, id, done, ms = 60000) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    const s = await api(base, 'GET', `/api/games/${id}`);
+    if (done(s)) return s;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`game ${id} never reached the expected state`);
+}
+
+/** Opens a game created through the API in the page, with its seat. */
+export async function openGame(page, base, created) {
+  await page.goto(base + '/');
+  await page.evaluate(([id, seat, side]) => {
+    localStorage.setItem(`palabre.seat.${id}`, JSON.stringify({ seat, side }));
+  }, [created.id, created.seat, created.side]);
+  await page.goto(`${base}/partie/${created.id}`);
+}

@@ -1,0 +1,66 @@
+// The pages a visitor reads: home, the French rules page, the switch to English.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { browserMissing, launch, newPage, shot, startServer } from './harness.mjs';
+
+const skip = browserMissing();
+
+test('the home page offers both games', { skip }, async () => {
+  const server = await startServer();
+  const browser = await launch();
+  try {
+    const page = await newPage(browser);
+    await page.goto(server.base + '/');
+    assert.equal(await page.getAttribute('html', 'lang'), 'fr');
+    const text = await page.textContent('body');
+    assert.match(text, /Yoté/);
+    assert.match(text, /Nsolo/);
+    assert.ok(await page.locator('a[href*="jeu=yote"]').count() >= 1);
+    assert.ok(await page.locator('a[href*="jeu=nsolo"]').count() >= 1);
+    await shot(page, 'home');
+  } finally {
+    await browser.close();
+    server.stop();
+  }
+});
+
+test('the French Yoté rules page, ending with an invitation to play Débutant', { skip }, async () => {
+  const server = await startServer();
+  const browser = await launch();
+  try {
+    const page = await newPage(browser);
+    await page.goto(server.base + '/yote/regles');
+    const visible = await page.locator('main').innerText();
+    assert.match(visible, /Ndar-Kepp/);
+    assert.match(visible, /réserve/);
+    assert.match(visible, /120/);
+    assert.ok(await page.locator('a[href*="niveau=debutant"]:visible').count() >= 1);
+    assert.ok(await page.locator('main svg').count() >= 2, 'diagrams');
+    await shot(page, 'yote-rules-fr');
+    await page.goto(server.base + '/nsolo/regles');
+    assert.match(await page.locator('main').innerText(), /relais/i);
+    await shot(page, 'nsolo-rules-fr');
+  } finally {
+    await browser.close();
+    server.stop();
+  }
+});
+
+test('switching to English is remembered', { skip }, async () => {
+  const server = await startServer();
+  const browser = await launch();
+  try {
+    const page = await newPage(browser);
+    await page.goto(server.base + '/yote/regles');
+    await page.click('[data-lang-switch]');
+    await page.waitForFunction(() => document.documentElement.lang === 'en');
+    assert.match(await page.locator('main').innerText(), /capture/i);
+    await page.goto(server.base + '/');
+    assert.equal(await page.getAttribute('html', 'lang'), 'en');
+    assert.match(await page.textContent('body'), /Play/);
+    await shot(page, 'home-en');
+  } finally {
+    await browser.close();
+    server.stop();
+  }
+});
