@@ -181,8 +181,13 @@ fn run_games<P: Arena>(start: &P, settings: &Settings, params: &Params) -> anyho
                             .seed
                             .wrapping_mul(1_000_003)
                             .wrapping_add((i / 2) as u64);
-                        let (score, reason, times) =
-                            play(start, [&mut a, &mut b], i.is_multiple_of(2), opening_seed, settings)?;
+                        let (score, reason, times) = play(
+                            start,
+                            [&mut a, &mut b],
+                            i.is_multiple_of(2),
+                            opening_seed,
+                            settings,
+                        )?;
                         let mut t = tally.lock().expect("tally");
                         match score {
                             s if s > 0.75 => t.wins += 1,
