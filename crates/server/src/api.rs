@@ -1,27 +1,27 @@
-//! `/api/games`: create a game, read it, move, resign, offer a draw, take
-//! back, ask for a hint. Every refusal changes nothing.
+//! `/api/games`: create a game, join one, read it, move, resign, offer a
+//! draw, abort, take back, ask for a hint. The work is done in
+//! [`crate::actions`]; this module speaks HTTP.
 
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use axum::extract::rejection::JsonRejection;
 use axum::extract::{FromRequest, Path, Query, Request, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, StatusCode};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use palabre_ai::player::{accepts_draw, think};
+use palabre_ai::player::think;
 use palabre_ai::tt::Table;
 use palabre_ai::{Level, Limits, Request as AiRequest, SearchLimit};
 use palabre_rules::{nsolo, yote};
-use rand::Rng;
-use rand::rngs::OsRng;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
-use sha2::{Digest, Sha256};
 
+use crate::actions::{self, Played, publish};
+use crate::clock::TimeControl;
 use crate::error::AppError;
-use crate::session::{Ended, MoveError, Session};
-use crate::state::{AppState, SharedSession};
+use crate::seats::{Role, authorise, random_token, seat_hash};
+use crate::session::sides;
+use crate::state::AppState;
 use crate::store::GameRow;
 use crate::view::{self, State as GameState};
 
@@ -29,9 +29,12 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/api/games", post(create))
         .route("/api/games/{id}", get(read))
+        .route("/api/games/{id}/join", post(join))
         .route("/api/games/{id}/moves", post(play_move))
         .route("/api/games/{id}/resign", post(resign))
         .route("/api/games/{id}/draw", post(draw))
+        .route("/api/games/{id}/abort", post(abort))
+        .route("/api/games/{id}/start", post(start))
         .route("/api/games/{id}/takeback", post(takeback))
         .route("/api/games/{id}/hint", get(hint))
 }
@@ -47,54 +50,30 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
         match Json::<T>::from_request(req, state).await {
             Ok(Json(value)) => Ok(Body(value)),
             Err(r) if r.status() == StatusCode::PAYLOAD_TOO_LARGE => Err(AppError::TooLarge),
-            Err(r) => Err(AppError::BadRequest(rejection_message(&r))),
+            Err(r) => Err(AppError::BadRequest(r.body_text())),
         }
     }
 }
 
-fn rejection_message(r: &JsonRejection) -> String {
-    r.body_text()
-}
-
-fn random_token(bytes: usize) -> String {
-    let mut buf = vec![0u8; bytes];
-    OsRng.fill(&mut buf[..]);
-    hex::encode(buf)
-}
-
-fn seat_hash(seat: &str) -> String {
-    hex::encode(Sha256::digest(seat.as_bytes()))
-}
-
-/// Checks the bearer seat against the game's.
-fn authorise(headers: &HeaderMap, session: &Session) -> Result<(), AppError> {
-    let value = headers
-        .get(header::AUTHORIZATION)
-        .ok_or(AppError::MissingSeat)?;
-    let seat = value
-        .to_str()
-        .ok()
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .ok_or(AppError::MissingSeat)?;
-    if seat_hash(seat.trim()) == session.row.seat_hash {
-        Ok(())
-    } else {
-        Err(AppError::WrongSeat)
+/// An optional JSON body: empty means the default.
+fn optional_body<T: DeserializeOwned + Default>(bytes: &[u8]) -> Result<T, AppError> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok(T::default());
     }
+    serde_json::from_slice(bytes).map_err(|e| AppError::BadRequest(e.to_string()))
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NewGame {
     game: String,
-    #[serde(default)]
     size: Option<u8>,
-    #[serde(default)]
     opponent: Option<String>,
-    #[serde(default)]
     level: Option<String>,
-    #[serde(default)]
     side: Option<String>,
+    name: Option<String>,
+    team_size: Option<u8>,
+    time_control: Option<String>,
 }
 
 #[derive(Debug, serde::Serialize)]
@@ -102,6 +81,8 @@ pub struct Created {
     id: String,
     seat: String,
     side: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    invite: Option<String>,
     state: GameState,
 }
 
@@ -117,12 +98,8 @@ fn start_fen(game: &str, size: u8) -> Result<(String, u8), AppError> {
     }
 }
 
-fn human_side(game: &str, asked: Option<&str>) -> Result<String, AppError> {
-    let sides = if game == "yote" {
-        ["red", "black"]
-    } else {
-        ["south", "north"]
-    };
+fn chosen_side(game: &str, asked: Option<&str>) -> Result<String, AppError> {
+    let sides = sides(game);
     match asked.unwrap_or("random") {
         "random" => Ok(sides[usize::from(rand::random::<bool>())].to_owned()),
         s if sides.contains(&s) => Ok(s.to_owned()),
@@ -132,26 +109,48 @@ fn human_side(game: &str, asked: Option<&str>) -> Result<String, AppError> {
     }
 }
 
+fn parse_level(level: Option<&str>, default: &str) -> Result<Level, AppError> {
+    level
+        .unwrap_or(default)
+        .parse()
+        .map_err(|e: palabre_ai::level::UnknownLevel| AppError::BadRequest(e.to_string()))
+}
+
 async fn create(
     State(app): State<AppState>,
     Body(req): Body<NewGame>,
 ) -> Result<(StatusCode, Json<Created>), AppError> {
     let (fen, size) = start_fen(&req.game, req.size.unwrap_or(8))?;
     let opponent = req.opponent.unwrap_or_else(|| "machine".into());
-    let level: Level = req
-        .level
-        .as_deref()
-        .unwrap_or("debutant")
-        .parse()
-        .map_err(|e: palabre_ai::level::UnknownLevel| AppError::BadRequest(e.to_string()))?;
-    let human = match opponent.as_str() {
-        "machine" => Some(human_side(&req.game, req.side.as_deref())?),
+    let level = parse_level(req.level.as_deref(), "debutant")?;
+    let control = req.time_control.as_deref().unwrap_or("none");
+    control
+        .parse::<TimeControl>()
+        .map_err(AppError::BadRequest)?;
+    let team_size = req.team_size.unwrap_or(1);
+    if !(1..=6).contains(&team_size)
+        || (team_size > 1 && (req.game != "nsolo" || opponent != "online"))
+    {
+        return Err(AppError::BadRequest(
+            "team_size is 1, or up to 6 for online Nsolo".into(),
+        ));
+    }
+    let side = match opponent.as_str() {
+        "machine" | "online" => Some(chosen_side(&req.game, req.side.as_deref())?),
         "local" => None,
         other => {
             return Err(AppError::BadRequest(format!(
-                "opponent {other:?} is not machine or local"
+                "opponent {other:?} is not machine, local or online"
             )));
         }
+    };
+    let online = opponent == "online";
+    let creator = match (online, &side) {
+        (true, Some(side)) => Some((
+            actions::display_name(req.name.as_deref().unwrap_or(""))?,
+            side.clone(),
+        )),
+        _ => None,
     };
     let seat = random_token(16);
     let row = GameRow {
@@ -161,21 +160,26 @@ async fn create(
         start_fen: fen,
         opponent,
         level: level.to_string(),
-        human: human.clone(),
+        human: if online { None } else { side.clone() },
         seat_hash: seat_hash(&seat),
         ended_winner: None,
         ended_reason: None,
+        team_size,
+        time_control: control.to_owned(),
+        started_at_ms: None,
+        rematch_id: None,
     };
-    app.store.insert_game(&row).await?;
-    let session = app.session(&row.id).await?;
+    let session = actions::create(&app, row.clone(), creator, &seat).await?;
     crate::machine::reply_if_due(&app, &session).await;
     let state = view::state(&*session.lock().await);
+    let invite = online.then(|| format!("/partie/{}/rejoindre", row.id));
     Ok((
         StatusCode::CREATED,
         Json(Created {
             id: row.id,
             seat,
-            side: human,
+            side,
+            invite,
             state,
         }),
     ))
@@ -192,17 +196,45 @@ async fn read(
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
+pub struct JoinBody {
+    name: String,
+    side: Option<String>,
+}
+
+#[derive(Debug, serde::Serialize)]
+pub struct Joined {
+    seat: String,
+    side: String,
+    state: GameState,
+}
+
+async fn join(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    Body(body): Body<JoinBody>,
+) -> Result<(StatusCode, Json<Joined>), AppError> {
+    let session = app.session(&id).await?;
+    let (seat, side) = actions::join(&app, &session, &body.name, body.side.as_deref()).await?;
+    let state = view::state(&*session.lock().await);
+    Ok((StatusCode::CREATED, Json(Joined { seat, side, state })))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct MoveBody {
     #[serde(rename = "move")]
     notation: String,
     ply: usize,
 }
 
-/// Broadcasts the session's state to its event streams.
-pub fn publish(s: &Session) {
-    if let Ok(json) = serde_json::to_string(&view::state(s)) {
-        let _ = s.events.send(json.into());
-    }
+async fn role_in(
+    app: &AppState,
+    id: &str,
+    headers: &HeaderMap,
+) -> Result<(crate::state::SharedSession, Role), AppError> {
+    let session = app.session(id).await?;
+    let role = authorise(headers, &*session.lock().await)?;
+    Ok((session, role))
 }
 
 async fn play_move(
@@ -211,38 +243,14 @@ async fn play_move(
     headers: HeaderMap,
     Body(body): Body<MoveBody>,
 ) -> Result<(StatusCode, Json<GameState>), AppError> {
-    let session = app.session(&id).await?;
-    {
-        let mut s = session.lock().await;
-        authorise(&headers, &s)?;
-        if s.result().is_some() {
-            return Err(AppError::GameOver);
-        }
-        if s.machine_to_move() {
-            return Err(AppError::NotYourTurn);
-        }
-        let current = s.play.ply();
-        if body.ply != current {
-            return Err(AppError::StalePly {
-                current,
-                given: body.ply,
-            });
-        }
-        s.play.check(&body.notation).map_err(|e| match e {
-            MoveError::Malformed(m) => AppError::MalformedMove(m),
-            MoveError::Illegal(m) => AppError::IllegalMove(m),
-        })?;
-        app.store.append_move(&id, current, &body.notation).await?;
-        s.play
-            .play(&body.notation)
-            .map_err(|e| AppError::Internal(anyhow::anyhow!("{e:?}")))?;
-        s.draw_offer = None;
-        s.draw_declined = false;
-        publish(&s);
-    }
-    crate::machine::reply_if_due(&app, &session).await;
-    let s = session.lock().await;
-    Ok((StatusCode::CREATED, Json(view::state(&s))))
+    let (session, role) = role_in(&app, &id, &headers).await?;
+    let played = actions::play(&app, &session, &role, &body.notation, body.ply).await?;
+    let status = if played == Played::New {
+        StatusCode::CREATED
+    } else {
+        StatusCode::OK
+    };
+    Ok((status, Json(view::state(&*session.lock().await))))
 }
 
 #[derive(Debug, Deserialize, Default)]
@@ -251,78 +259,16 @@ pub struct ResignBody {
     side: Option<String>,
 }
 
-async fn end_game(app: &AppState, s: &mut Session, ended: Ended) -> Result<(), AppError> {
-    app.store
-        .set_ended(&s.row.id, ended.winner.as_deref(), &ended.reason)
-        .await?;
-    s.ended = Some(ended);
-    s.draw_offer = None;
-    if let Some(stop) = s.stop.take() {
-        stop.store(true, std::sync::atomic::Ordering::SeqCst);
-    }
-    s.thinking = false;
-    publish(s);
-    Ok(())
-}
-
-fn other_side(side: &str) -> &'static str {
-    match side {
-        "red" => "black",
-        "black" => "red",
-        "south" => "north",
-        _ => "south",
-    }
-}
-
-async fn locked_open_game(
-    app: &AppState,
-    id: &str,
-    headers: &HeaderMap,
-) -> Result<SharedSession, AppError> {
-    let session = app.session(id).await?;
-    let s = session.lock().await;
-    authorise(headers, &s)?;
-    if s.result().is_some() {
-        return Err(AppError::GameOver);
-    }
-    drop(s);
-    Ok(session)
-}
-
 async fn resign(
     State(app): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
     body: axum::body::Bytes,
 ) -> Result<Json<GameState>, AppError> {
-    // The body is optional: `{}` or nothing at all.
-    let body: ResignBody = if body.iter().all(u8::is_ascii_whitespace) {
-        ResignBody::default()
-    } else {
-        serde_json::from_slice(&body).map_err(|e| AppError::BadRequest(e.to_string()))?
-    };
-    let session = locked_open_game(&app, &id, &headers).await?;
-    let mut s = session.lock().await;
-    let loser = match (&s.row.human, body.side) {
-        (Some(human), _) => human.clone(),
-        (None, Some(side))
-            if [s.play.turn().as_str(), other_side(&s.play.turn())].contains(&side.as_str()) =>
-        {
-            side
-        }
-        (None, Some(side)) => {
-            return Err(AppError::BadRequest(format!(
-                "no side {side:?} in this game"
-            )));
-        }
-        (None, None) => s.play.turn(),
-    };
-    let ended = Ended {
-        winner: Some(other_side(&loser).to_owned()),
-        reason: "resignation".into(),
-    };
-    end_game(&app, &mut s, ended).await?;
-    Ok(Json(view::state(&s)))
+    let body: ResignBody = optional_body(&body)?;
+    let (session, role) = role_in(&app, &id, &headers).await?;
+    actions::resign(&app, &session, &role, body.side).await?;
+    Ok(Json(view::state(&*session.lock().await)))
 }
 
 #[derive(Debug, Deserialize)]
@@ -337,52 +283,29 @@ async fn draw(
     headers: HeaderMap,
     Body(body): Body<DrawBody>,
 ) -> Result<Json<GameState>, AppError> {
-    let session = locked_open_game(&app, &id, &headers).await?;
-    let agreed = Ended {
-        winner: None,
-        reason: "agreement".into(),
-    };
-    if s_is_machine(&session).await && body.action == "offer" {
-        let (position, history) = session.lock().await.play.for_ai();
-        let params = (*app.params).clone();
-        let accepted =
-            tokio::task::spawn_blocking(move || accepts_draw(&position, &history, &params))
-                .await
-                .map_err(|e| AppError::Internal(e.into()))?;
-        let mut s = session.lock().await;
-        if accepted {
-            end_game(&app, &mut s, agreed).await?;
-        } else {
-            s.draw_declined = true;
-            publish(&s);
-        }
-        return Ok(Json(view::state(&s)));
-    }
-    let mut s = session.lock().await;
-    match (body.action.as_str(), s.draw_offer.is_some()) {
-        ("offer", _) => {
-            s.draw_offer = Some(s.play.turn());
-            s.draw_declined = false;
-            publish(&s);
-        }
-        ("accept", true) => end_game(&app, &mut s, agreed).await?,
-        ("decline", true) => {
-            s.draw_offer = None;
-            s.draw_declined = true;
-            publish(&s);
-        }
-        ("accept" | "decline", false) => return Err(AppError::NoDrawOffer),
-        (other, _) => {
-            return Err(AppError::BadRequest(format!(
-                "action {other:?} is not offer, accept or decline"
-            )));
-        }
-    }
-    Ok(Json(view::state(&s)))
+    let (session, role) = role_in(&app, &id, &headers).await?;
+    actions::draw(&app, &session, &role, &body.action).await?;
+    Ok(Json(view::state(&*session.lock().await)))
 }
 
-async fn s_is_machine(session: &SharedSession) -> bool {
-    session.lock().await.row.human.is_some()
+async fn abort(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<GameState>, AppError> {
+    let (session, _) = role_in(&app, &id, &headers).await?;
+    actions::abort(&app, &session).await?;
+    Ok(Json(view::state(&*session.lock().await)))
+}
+
+async fn start(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<GameState>, AppError> {
+    let (session, _) = role_in(&app, &id, &headers).await?;
+    actions::start(&app, &session).await?;
+    Ok(Json(view::state(&*session.lock().await)))
 }
 
 /// Against the machine: back to the human's previous turn; on one screen:
@@ -392,14 +315,18 @@ async fn takeback(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<GameState>, AppError> {
-    let session = app.session(&id).await?;
+    let (session, role) = role_in(&app, &id, &headers).await?;
+    if role != Role::Owner {
+        return Err(AppError::BadRequest(
+            "take-backs are for games against the machine or on one screen".into(),
+        ));
+    }
     let mut s = session.lock().await;
-    authorise(&headers, &s)?;
     if s.ended.is_some() {
         return Err(AppError::GameOver);
     }
-    // Back to the human's previous turn: two plies when it is the human's
-    // turn (the machine's reply and the human's move), one otherwise.
+    // Two plies when it is the human's turn (the machine's reply and the
+    // human's move), one otherwise.
     let back = match &s.row.human {
         Some(human) if s.play.turn() == *human => 2,
         _ => 1,
@@ -410,13 +337,11 @@ async fn takeback(
         .checked_sub(back)
         .ok_or(AppError::NothingToTakeBack)?;
     app.store.truncate_moves(&id, target).await?;
+    app.store.set_result(&id, None).await?;
     for _ in 0..back {
         s.play.undo();
     }
-    if let Some(stop) = s.stop.take() {
-        stop.store(true, std::sync::atomic::Ordering::SeqCst);
-    }
-    s.thinking = false;
+    actions::stop_machine(&mut s);
     s.draw_offer = None;
     s.draw_declined = false;
     publish(&s);
@@ -434,16 +359,14 @@ async fn hint(
     headers: HeaderMap,
     Query(q): Query<HintQuery>,
 ) -> Result<Json<serde_json::Value>, AppError> {
-    let session = locked_open_game(&app, &id, &headers).await?;
-    let level: Level = q
-        .level
-        .as_deref()
-        .unwrap_or("confirme")
-        .parse()
-        .map_err(|e: palabre_ai::level::UnknownLevel| AppError::BadRequest(e.to_string()))?;
+    let (session, role) = role_in(&app, &id, &headers).await?;
+    let level = parse_level(q.level.as_deref(), "confirme")?;
     let (position, history) = {
         let s = session.lock().await;
-        if s.machine_to_move() {
+        if s.result().is_some() {
+            return Err(AppError::GameOver);
+        }
+        if s.machine_to_move() || (s.is_online() && role == Role::Owner) {
             return Err(AppError::NotYourTurn);
         }
         s.play.for_ai()

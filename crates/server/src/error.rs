@@ -31,6 +31,16 @@ pub enum AppError {
     NothingToTakeBack,
     #[error("request body too large")]
     TooLarge,
+    #[error("the game waits for its players")]
+    NotStarted,
+    #[error("the game has started")]
+    AlreadyStarted,
+    #[error("every place is taken")]
+    GameFull,
+    #[error("it is {0}'s hand")]
+    NotYourHand(String),
+    #[error("too many messages")]
+    RateLimited,
     #[error("{0}")]
     IllegalMove(String),
     #[error("the machine is busy, try again")]
@@ -50,7 +60,12 @@ impl AppError {
             | AppError::NotYourTurn
             | AppError::GameOver
             | AppError::NoDrawOffer
-            | AppError::NothingToTakeBack => StatusCode::CONFLICT,
+            | AppError::NothingToTakeBack
+            | AppError::NotStarted
+            | AppError::AlreadyStarted
+            | AppError::GameFull
+            | AppError::NotYourHand(_) => StatusCode::CONFLICT,
+            AppError::RateLimited => StatusCode::TOO_MANY_REQUESTS,
             AppError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::IllegalMove(_) => StatusCode::UNPROCESSABLE_ENTITY,
             AppError::Busy => StatusCode::SERVICE_UNAVAILABLE,
@@ -71,6 +86,11 @@ impl AppError {
             AppError::NoDrawOffer => "no_draw_offer",
             AppError::NothingToTakeBack => "nothing_to_take_back",
             AppError::TooLarge => "too_large",
+            AppError::NotStarted => "not_started",
+            AppError::AlreadyStarted => "already_started",
+            AppError::GameFull => "game_full",
+            AppError::NotYourHand(_) => "not_your_hand",
+            AppError::RateLimited => "rate_limited",
             AppError::IllegalMove(_) => "illegal_move",
             AppError::Busy => "busy",
             AppError::Internal(_) => "internal",

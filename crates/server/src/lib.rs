@@ -7,15 +7,21 @@
 //! - [`machine`] plays the machine's moves on the AI worker pool.
 //! - [`error`] is the one error type, with its string codes.
 
+pub mod actions;
 pub mod api;
+pub mod clock;
 pub mod error;
 pub mod events;
 pub mod headers;
+pub mod live;
+pub mod lobby;
 pub mod machine;
 pub mod pages;
+pub mod seats;
 pub mod session;
 pub mod state;
 pub mod store;
+pub mod timer;
 pub mod view;
 
 use axum::Router;
@@ -32,6 +38,8 @@ pub fn app(state: AppState) -> Router {
     Router::new()
         .merge(api::router())
         .merge(events::router())
+        .merge(live::router())
+        .merge(lobby::router())
         .merge(pages::router())
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(CompressionLayer::new())

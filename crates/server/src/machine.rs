@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use palabre_ai::{Level, Limits, Request};
 
-use crate::api::publish;
+use crate::actions::{publish, record_result};
 use crate::state::{AppState, SharedSession};
 
 /// Starts the machine's search if it is to move and not already thinking.
@@ -54,7 +54,7 @@ pub async fn reply_if_due(app: &AppState, session: &SharedSession) {
         s.thinking = false;
         s.stop = None;
         if let Some(m) = thought.best.map(|m| m.to_string()) {
-            if let Err(e) = app.store.append_move(&s.row.id, ply, &m).await {
+            if let Err(e) = app.store.append_move(&s.row.id, ply, &m, None).await {
                 tracing::error!("storing the machine's move {m} in {}: {e}", s.row.id);
                 drop(s);
                 retry_later(app, session);
@@ -62,6 +62,9 @@ pub async fn reply_if_due(app: &AppState, session: &SharedSession) {
             }
             if let Err(e) = s.play.play(&m) {
                 tracing::error!("the machine's move {m} in {} was refused: {e:?}", s.row.id);
+            }
+            if let Err(e) = record_result(&app, &s).await {
+                tracing::error!("recording the result of {}: {e}", s.row.id);
             }
         }
         publish(&s);

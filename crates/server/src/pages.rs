@@ -25,6 +25,13 @@ pub fn router() -> Router<AppState> {
         .route("/nsolo/regles", get(|| page("nsolo-rules.html")))
         .route("/nsolo/rules", get(|| page("nsolo-rules.html")))
         .route("/partie/{id}", get(|_: Path<String>| page("game.html")))
+        .route(
+            "/partie/{id}/rejoindre",
+            get(|_: Path<String>| page("join.html")),
+        )
+        .route("/salon", get(|| page("lobby.html")))
+        .route("/parties", get(|| page("records.html")))
+        .route("/parties/{id}", get(|_: Path<String>| page("replay.html")))
         .route("/assets/{*path}", get(asset))
 }
 

@@ -8,7 +8,8 @@ use palabre_ai::player::AnyPosition;
 use palabre_rules::{GamePosition, Outcome, ParseError, Record, nsolo, yote};
 use tokio::sync::broadcast;
 
-use crate::store::GameRow;
+use crate::clock::{Clocks, TimeControl};
+use crate::store::{GameRow, Member, StoredMove};
 
 /// A game's record, for either game.
 #[derive(Debug, Clone)]
@@ -172,16 +173,54 @@ pub struct Session {
     /// Stops the machine's current search.
     pub stop: Option<Arc<std::sync::atomic::AtomicBool>>,
     pub events: broadcast::Sender<Arc<str>>,
+    /// Online games: the members of each side, in the order they joined.
+    pub members: Vec<Member>,
+    /// Open live connections per member (`side`, `position`).
+    pub presence: std::collections::HashMap<(String, u8), usize>,
+    pub clocks: Option<Clocks>,
+    /// The timer that ends the game when the running clock reaches zero.
+    pub flag_timer: Option<tokio::task::AbortHandle>,
+}
+
+/// The two sides of a game, the first mover first.
+pub fn sides(game: &str) -> [&'static str; 2] {
+    if game == "yote" {
+        ["red", "black"]
+    } else {
+        ["south", "north"]
+    }
+}
+
+/// Rebuilds the clocks from the start time and the stored moves.
+fn restore_clocks(row: &GameRow, moves: &[StoredMove]) -> Option<Clocks> {
+    let control: TimeControl = row.time_control.parse().ok()?;
+    let mut clocks = Clocks::new(control)?;
+    clocks.since = row.started_at_ms;
+    for (ply, m) in moves.iter().enumerate() {
+        if let (Some(at), Some(left)) = (m.played_at_ms, m.clock_ms) {
+            clocks.left[ply % 2] = left;
+            clocks.since = Some(at);
+            if let TimeControl::Correspondence { per_move_ms } = control {
+                clocks.left[1 - ply % 2] = per_move_ms;
+            }
+        }
+    }
+    Some(clocks)
 }
 
 impl Session {
-    /// Rebuilds a game from its stored facts and moves.
-    pub fn replay(row: GameRow, moves: &[String]) -> anyhow::Result<Session> {
+    /// Rebuilds a game from its stored facts, moves and members.
+    pub fn replay(
+        row: GameRow,
+        moves: &[StoredMove],
+        members: Vec<Member>,
+    ) -> anyhow::Result<Session> {
         let mut play = Play::start(&row.game, &row.start_fen)?;
         for (ply, m) in moves.iter().enumerate() {
-            play.play(m)
-                .map_err(|e| anyhow::anyhow!("stored move {m} at ply {ply}: {e:?}"))?;
+            play.play(&m.notation)
+                .map_err(|e| anyhow::anyhow!("stored move {} at ply {ply}: {e:?}", m.notation))?;
         }
+        let clocks = restore_clocks(&row, moves);
         let ended = row.ended_reason.clone().map(|reason| Ended {
             winner: row.ended_winner.clone(),
             reason,
@@ -194,8 +233,58 @@ impl Session {
             draw_declined: false,
             thinking: false,
             stop: None,
-            events: broadcast::channel(64).0,
+            events: broadcast::channel(256).0,
+            members,
+            presence: std::collections::HashMap::new(),
+            clocks,
+            flag_timer: None,
         })
+    }
+
+    pub fn is_online(&self) -> bool {
+        self.row.opponent == "online"
+    }
+
+    /// Members of `side`, in the order they joined.
+    pub fn team(&self, side: &str) -> Vec<&Member> {
+        self.members.iter().filter(|m| m.side == side).collect()
+    }
+
+    /// Whether every place of an online game is taken.
+    pub fn is_full(&self) -> bool {
+        let sides = sides(&self.row.game);
+        sides
+            .iter()
+            .all(|s| self.team(s).len() >= usize::from(self.row.team_size))
+    }
+
+    /// `waiting`, `playing` or `finished`.
+    pub fn status(&self) -> &'static str {
+        if self.result().is_some() {
+            "finished"
+        } else if self.is_online() && self.row.started_at_ms.is_none() {
+            "waiting"
+        } else {
+            "playing"
+        }
+    }
+
+    /// The member whose hand is next: the side to move's k-th move is
+    /// played by its member k mod n (sides alternate, so k = ply / 2).
+    pub fn next_hand(&self) -> Option<&Member> {
+        let team = self.team(&self.play.turn());
+        (!team.is_empty()).then(|| team[(self.play.ply() / 2) % team.len()])
+    }
+
+    /// The index (0 moves first) of `side`.
+    pub fn side_index(&self, side: &str) -> usize {
+        usize::from(sides(&self.row.game)[1] == side)
+    }
+
+    /// The side whose clock runs, if any.
+    pub fn running_clock(&self) -> Option<usize> {
+        (self.clocks.is_some() && self.status() == "playing")
+            .then(|| self.side_index(&self.play.turn()))
     }
 
     /// The end of the game, whether decided by the players or the position.

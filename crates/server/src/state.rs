@@ -71,6 +71,7 @@ impl AppState {
             params: Arc::new(config.params.clone()),
         };
         state.resume_machine_games().await?;
+        state.resume_clocks().await?;
         Ok(state)
     }
 
@@ -80,12 +81,25 @@ impl AppState {
             return Ok(Arc::clone(s));
         }
         let (row, moves) = self.store.load(id).await?.ok_or(AppError::NotFound)?;
-        let session = Session::replay(row, &moves).map_err(AppError::Internal)?;
+        let members = self.store.seats(id).await?;
+        let session = Session::replay(row, &moves, members).map_err(AppError::Internal)?;
         let mut sessions = self.sessions.lock().expect("sessions");
         let entry = sessions
             .entry(id.to_owned())
             .or_insert_with(|| Arc::new(AsyncMutex::new(session)));
         Ok(Arc::clone(entry))
+    }
+
+    /// After a restart, the clocks of online games run on (and may fall).
+    async fn resume_clocks(&self) -> anyhow::Result<()> {
+        for id in self.store.online_games_playing().await? {
+            let session = self
+                .session(&id)
+                .await
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
+            crate::timer::watch_flag(self, &session).await;
+        }
+        Ok(())
     }
 
     /// After a restart, the machine picks up the games where it is to move.

@@ -22,6 +22,45 @@ pub struct GameRow {
     pub seat_hash: String,
     pub ended_winner: Option<String>,
     pub ended_reason: Option<String>,
+    /// Members a side may have (online Nsolo teams).
+    pub team_size: u8,
+    pub time_control: String,
+    /// When every place was taken (online games).
+    pub started_at_ms: Option<i64>,
+    pub rematch_id: Option<String>,
+}
+
+/// A member of an online game: `position` is the order of joining.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Member {
+    pub side: String,
+    pub position: u8,
+    pub name: String,
+    pub seat_hash: String,
+}
+
+/// A stored move with the time it was played and the mover's clock after it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredMove {
+    pub notation: String,
+    pub played_at_ms: Option<i64>,
+    pub clock_ms: Option<i64>,
+}
+
+/// One line of the lobby or the records.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Listing {
+    pub id: String,
+    pub game: String,
+    pub size: u8,
+    pub opponent: String,
+    pub time_control: String,
+    pub team_size: u8,
+    pub started: bool,
+    pub result_winner: Option<String>,
+    pub result_reason: Option<String>,
+    pub moves: i64,
+    pub updated_at: i64,
 }
 
 #[derive(Debug, Clone)]
@@ -68,7 +107,7 @@ impl Store {
     pub async fn insert_game(&self, g: &GameRow) -> sqlx::Result<()> {
         sqlx::query(
             "INSERT INTO games (id, game, size, start_fen, opponent, level, human, seat_hash, \
-             created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+             team_size, time_control, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         )
         .bind(&g.id)
         .bind(&g.game)
@@ -78,6 +117,8 @@ impl Store {
         .bind(&g.level)
         .bind(&g.human)
         .bind(&g.seat_hash)
+        .bind(i64::from(g.team_size))
+        .bind(&g.time_control)
         .bind(now())
         .bind(now())
         .execute(&self.pool)
@@ -85,16 +126,136 @@ impl Store {
         Ok(())
     }
 
-    /// Records the move played at `ply`; fails if that ply already exists.
-    pub async fn append_move(&self, id: &str, ply: usize, notation: &str) -> sqlx::Result<()> {
-        let mut tx = self.pool.begin().await?;
-        sqlx::query("INSERT INTO moves (game_id, ply, notation, played_at) VALUES (?, ?, ?, ?)")
+    pub async fn add_seat(&self, id: &str, m: &Member) -> sqlx::Result<()> {
+        sqlx::query(
+            "INSERT INTO seats (game_id, side, position, name, seat_hash) VALUES (?, ?, ?, ?, ?)",
+        )
+        .bind(id)
+        .bind(&m.side)
+        .bind(i64::from(m.position))
+        .bind(&m.name)
+        .bind(&m.seat_hash)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    pub async fn seats(&self, id: &str) -> sqlx::Result<Vec<Member>> {
+        let rows = sqlx::query("SELECT side, position, name, seat_hash FROM seats WHERE game_id = ? ORDER BY side, position")
             .bind(id)
-            .bind(ply as i64)
-            .bind(notation)
-            .bind(now())
-            .execute(&mut *tx)
+            .fetch_all(&self.pool)
             .await?;
+        Ok(rows
+            .iter()
+            .map(|r| Member {
+                side: r.get("side"),
+                position: r.get::<i64, _>("position") as u8,
+                name: r.get("name"),
+                seat_hash: r.get("seat_hash"),
+            })
+            .collect())
+    }
+
+    pub async fn set_started(&self, id: &str, at_ms: i64) -> sqlx::Result<()> {
+        sqlx::query("UPDATE games SET started_at_ms = ? WHERE id = ?")
+            .bind(at_ms)
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    pub async fn set_rematch(&self, id: &str, rematch: &str) -> sqlx::Result<()> {
+        sqlx::query("UPDATE games SET rematch_id = ? WHERE id = ?")
+            .bind(rematch)
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Keeps the final result for the records (`None` clears it after a take-back).
+    pub async fn set_result(
+        &self,
+        id: &str,
+        result: Option<(Option<&str>, &str)>,
+    ) -> sqlx::Result<()> {
+        let (winner, reason) = result.map_or((None, None), |(w, r)| (w, Some(r)));
+        sqlx::query(
+            "UPDATE games SET result_winner = ?, result_reason = ?, finished_at = ? WHERE id = ?",
+        )
+        .bind(winner)
+        .bind(reason)
+        .bind(reason.map(|_| now()))
+        .bind(id)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Online games still going on (waiting or playing), newest first.
+    pub async fn lobby(&self) -> sqlx::Result<Vec<Listing>> {
+        self.listings(
+            "WHERE g.opponent = 'online' AND g.result_reason IS NULL AND g.ended_reason IS NULL",
+            200,
+        )
+        .await
+    }
+
+    /// Finished games, newest first.
+    pub async fn records(&self) -> sqlx::Result<Vec<Listing>> {
+        self.listings("WHERE g.result_reason IS NOT NULL", 200)
+            .await
+    }
+
+    async fn listings(&self, filter: &str, limit: i64) -> sqlx::Result<Vec<Listing>> {
+        let sql = format!(
+            "SELECT g.id, g.game, g.size, g.opponent, g.time_control, g.team_size, g.started_at_ms, \
+             g.result_winner, g.result_reason, g.updated_at, \
+             (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) AS moves \
+             FROM games g {filter} ORDER BY g.updated_at DESC LIMIT ?"
+        );
+        let rows = sqlx::query(&sql).bind(limit).fetch_all(&self.pool).await?;
+        Ok(rows
+            .iter()
+            .map(|r| Listing {
+                id: r.get("id"),
+                game: r.get("game"),
+                size: r.get::<i64, _>("size") as u8,
+                opponent: r.get("opponent"),
+                time_control: r.get("time_control"),
+                team_size: r.get::<i64, _>("team_size") as u8,
+                started: r.get::<Option<i64>, _>("started_at_ms").is_some(),
+                result_winner: r.get("result_winner"),
+                result_reason: r.get("result_reason"),
+                moves: r.get("moves"),
+                updated_at: r.get("updated_at"),
+            })
+            .collect())
+    }
+
+    /// Records the move played at `ply` (with the mover's clock after it);
+    /// fails if that ply already exists.
+    pub async fn append_move(
+        &self,
+        id: &str,
+        ply: usize,
+        notation: &str,
+        clock_ms: Option<i64>,
+    ) -> sqlx::Result<()> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "INSERT INTO moves (game_id, ply, notation, played_at, played_at_ms, clock_ms) \
+             VALUES (?, ?, ?, ?, ?, ?)",
+        )
+        .bind(id)
+        .bind(ply as i64)
+        .bind(notation)
+        .bind(now())
+        .bind(crate::clock::now_ms())
+        .bind(clock_ms)
+        .execute(&mut *tx)
+        .await?;
         sqlx::query("UPDATE games SET updated_at = ? WHERE id = ?")
             .bind(now())
             .bind(id)
@@ -132,10 +293,10 @@ impl Store {
         Ok(())
     }
 
-    pub async fn load(&self, id: &str) -> sqlx::Result<Option<(GameRow, Vec<String>)>> {
+    pub async fn load(&self, id: &str) -> sqlx::Result<Option<(GameRow, Vec<StoredMove>)>> {
         let Some(r) = sqlx::query(
             "SELECT id, game, size, start_fen, opponent, level, human, seat_hash, ended_winner, \
-             ended_reason FROM games WHERE id = ?",
+             ended_reason, team_size, time_control, started_at_ms, rematch_id FROM games WHERE id = ?",
         )
         .bind(id)
         .fetch_optional(&self.pool)
@@ -154,26 +315,43 @@ impl Store {
             seat_hash: r.get("seat_hash"),
             ended_winner: r.get("ended_winner"),
             ended_reason: r.get("ended_reason"),
+            team_size: r.get::<i64, _>("team_size") as u8,
+            time_control: r.get("time_control"),
+            started_at_ms: r.get("started_at_ms"),
+            rematch_id: r.get("rematch_id"),
         };
-        let moves = sqlx::query("SELECT notation FROM moves WHERE game_id = ? ORDER BY ply")
-            .bind(id)
-            .fetch_all(&self.pool)
-            .await?
-            .iter()
-            .map(|r| r.get("notation"))
-            .collect();
+        let moves = sqlx::query(
+            "SELECT notation, played_at_ms, clock_ms FROM moves WHERE game_id = ? ORDER BY ply",
+        )
+        .bind(id)
+        .fetch_all(&self.pool)
+        .await?
+        .iter()
+        .map(|r| StoredMove {
+            notation: r.get("notation"),
+            played_at_ms: r.get("played_at_ms"),
+            clock_ms: r.get("clock_ms"),
+        })
+        .collect();
         Ok(Some((row, moves)))
     }
 
     /// Games against the machine with no recorded end (the position may
     /// still show one: the session decides).
     pub async fn machine_games_in_progress(&self) -> sqlx::Result<Vec<String>> {
-        let rows = sqlx::query(
-            "SELECT id FROM games WHERE opponent = 'machine' AND ended_reason IS NULL \
-             ORDER BY updated_at DESC LIMIT 1000",
-        )
-        .fetch_all(&self.pool)
-        .await?;
+        self.ids("WHERE opponent = 'machine' AND ended_reason IS NULL")
+            .await
+    }
+
+    /// Online games that started and have not ended (their clocks need timers).
+    pub async fn online_games_playing(&self) -> sqlx::Result<Vec<String>> {
+        self.ids("WHERE opponent = 'online' AND started_at_ms IS NOT NULL AND result_reason IS NULL AND ended_reason IS NULL")
+            .await
+    }
+
+    async fn ids(&self, filter: &str) -> sqlx::Result<Vec<String>> {
+        let sql = format!("SELECT id FROM games {filter} ORDER BY updated_at DESC LIMIT 1000");
+        let rows = sqlx::query(&sql).fetch_all(&self.pool).await?;
         Ok(rows.iter().map(|r| r.get("id")).collect())
     }
 

@@ -33,6 +33,29 @@ pub struct State {
     pub nsolo: Option<NsoloBoard>,
     pub legal: Vec<Legal>,
     pub last: Option<LastMove>,
+    pub status: &'static str,
+    pub time_control: String,
+    pub team_size: u8,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub teams: Option<BTreeMap<String, Vec<TeamMember>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_hand: Option<NextHand>,
+    pub clocks: Option<BTreeMap<String, i64>>,
+    pub running: Option<String>,
+    pub rematch: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct TeamMember {
+    pub name: String,
+    pub online: bool,
+}
+
+#[derive(Debug, Serialize)]
+pub struct NextHand {
+    pub side: String,
+    pub name: String,
+    pub index: u8,
 }
 
 #[derive(Debug, Serialize)]
@@ -223,11 +246,51 @@ fn last_move<P: GamePosition>(
     })
 }
 
+fn teams(s: &Session) -> Option<BTreeMap<String, Vec<TeamMember>>> {
+    s.is_online().then(|| {
+        crate::session::sides(&s.row.game)
+            .iter()
+            .map(|side| {
+                let members = s
+                    .team(side)
+                    .iter()
+                    .map(|m| TeamMember {
+                        name: m.name.clone(),
+                        online: s
+                            .presence
+                            .get(&(m.side.clone(), m.position))
+                            .is_some_and(|n| *n > 0),
+                    })
+                    .collect();
+                ((*side).to_owned(), members)
+            })
+            .collect()
+    })
+}
+
+fn clocks(s: &Session) -> (Option<BTreeMap<String, i64>>, Option<String>) {
+    let Some(c) = s.clocks else {
+        return (None, None);
+    };
+    let running = s.running_clock();
+    let now = crate::clock::now_ms();
+    let sides = crate::session::sides(&s.row.game);
+    let left = sides
+        .iter()
+        .enumerate()
+        .map(|(i, side)| ((*side).to_owned(), c.left_at(i, running, now).max(0)))
+        .collect();
+    (Some(left), running.map(|i| sides[i].to_owned()))
+}
+
 /// The state of a session as the API shows it.
 pub fn state(s: &Session) -> State {
     let result = s.result();
     let machine = s.machine_side();
-    let humans_turn = result.is_none() && machine.as_deref() != Some(s.play.turn().as_str());
+    let humans_turn = result.is_none()
+        && machine.as_deref() != Some(s.play.turn().as_str())
+        && s.status() != "waiting";
+    let (clocks, running) = clocks(s);
     let sides: [&str; 2] = if s.row.game == "yote" {
         ["red", "black"]
     } else {
@@ -298,5 +361,61 @@ pub fn state(s: &Session) -> State {
         nsolo,
         legal,
         last,
+        status: s.status(),
+        time_control: s.row.time_control.clone(),
+        team_size: s.row.team_size,
+        teams: teams(s),
+        next_hand: s
+            .is_online()
+            .then(|| {
+                s.next_hand().map(|m| NextHand {
+                    side: m.side.clone(),
+                    name: m.name.clone(),
+                    index: m.position,
+                })
+            })
+            .flatten(),
+        clocks,
+        running,
+        rematch: s.row.rematch_id.clone(),
+    }
+}
+
+fn frames_of<P: GamePosition>(
+    record: &Record<P>,
+    board: impl Fn(&P) -> serde_json::Value,
+    animate: impl Fn(&P, &P::Move) -> serde_json::Value,
+) -> Vec<serde_json::Value> {
+    (0..=record.ply())
+        .filter_map(|ply| {
+            let pos = record.position_at(ply)?;
+            let last = ply.checked_sub(1).and_then(|prev| {
+                let before = record.position_at(prev)?;
+                let m = &record.moves()[prev];
+                Some(serde_json::json!({
+                    "ply": prev, "by": before.turn().to_string(), "move": m.to_string(),
+                    "animation": animate(before, m),
+                }))
+            });
+            let mut frame = serde_json::json!({ "ply": ply, "fen": pos.to_string(), "turn": pos.turn().to_string(), "last": last });
+            frame[P::NAME] = board(pos);
+            Some(frame)
+        })
+        .collect()
+}
+
+/// Every position of a game, with the move that led to it, for the replay viewer.
+pub fn frames(play: &Play) -> Vec<serde_json::Value> {
+    match play {
+        Play::Yote(r) => frames_of(
+            r,
+            |p| serde_json::to_value(yote_board(p)).unwrap_or_default(),
+            |_, m| yote_animation(*m),
+        ),
+        Play::Nsolo(r) => frames_of(
+            r,
+            |p| serde_json::to_value(nsolo_board(p)).unwrap_or_default(),
+            nsolo_animation,
+        ),
     }
 }

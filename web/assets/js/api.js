@@ -8,13 +8,14 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method, path, { body, seat } = {}) {
+async function call(method, path, { body, seat, text } = {}) {
   const headers = {};
   if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (text !== undefined) headers['Content-Type'] = 'text/plain; charset=utf-8';
   if (seat) headers.Authorization = `Bearer ${seat}`;
   let r;
   try {
-    r = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    r = await fetch(path, { method, headers, body: text ?? (body === undefined ? undefined : JSON.stringify(body)) });
   } catch {
     throw new ApiError('network', '', 0);
   }
@@ -41,6 +42,15 @@ export const draw = (id, seat, action) => call('POST', `${game(id)}/draw`, { sea
 export const takeback = (id, seat) => call('POST', `${game(id)}/takeback`, { seat, body: {} });
 export const hint = (id, seat) => call('GET', `${game(id)}/hint`, { seat });
 
+// Online play (docs/online.md), the lobby and the records.
+export const joinGame = (id, body) => call('POST', `${game(id)}/join`, { body });
+export const lobby = () => call('GET', '/api/lobby');
+export const records = () => call('GET', '/api/records');
+export const replay = (id) => call('GET', `${game(id)}/replay`);
+export const importText = (text) => call('POST', '/api/import', { text });
+export const exportUrl = (id) => `${game(id)}/export`;
+export const socketUrl = (id) => `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${game(id)}/ws`;
+
 // Every `event: state` goes to onState; after a reconnection onReconnect is
 // called so the page can fetch what it may have missed.
 export function subscribe(id, onState, onReconnect) {
@@ -62,9 +72,11 @@ export function subscribe(id, onState, onReconnect) {
 
 const SEAT = 'palabre.seat.';
 
-export function saveSeat(id, seat, side) {
+// `more` may add what the page needs to know who it is in an online game:
+// {name, index} (the member's place in the side's team).
+export function saveSeat(id, seat, side, more = {}) {
   try {
-    localStorage.setItem(SEAT + id, JSON.stringify({ seat, side }));
+    localStorage.setItem(SEAT + id, JSON.stringify({ seat, side, ...more }));
   } catch {
     /* no storage: the game can still be watched */
   }
@@ -77,4 +89,41 @@ export function loadSeat(id) {
   } catch {
     return null;
   }
+}
+
+const NAME = 'palabre.name';
+
+// The display name for online games, remembered between games.
+export function loadName() {
+  try {
+    return localStorage.getItem(NAME) || '';
+  } catch {
+    return '';
+  }
+}
+
+export function saveName(name) {
+  try {
+    localStorage.setItem(NAME, name);
+  } catch {
+    /* no storage */
+  }
+}
+
+// A display name: 1 to 32 characters once trimmed, else null.
+export function cleanName(v) {
+  const n = String(v || '').trim().replace(/\s+/g, ' ');
+  return n && [...n].length <= 32 ? n : null;
+}
+
+// Joins an online game and remembers the seat (and which member it is).
+export async function join(id, name, side) {
+  const body = { name };
+  if (side) body.side = side;
+  const r = await joinGame(id, body);
+  const team = (r.state && r.state.teams && r.state.teams[r.side]) || [];
+  const index = team.map((m) => m.name).lastIndexOf(name);
+  saveSeat(id, r.seat, r.side, { name, index: index < 0 ? undefined : index });
+  saveName(name);
+  return r;
 }

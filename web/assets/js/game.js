@@ -1,5 +1,6 @@
-// The game page: loads the state, follows the event stream, animates each new
-// move, shows whose turn it is and sends what the player does to the server.
+// The game page: loads the state, follows the event stream (the live socket
+// for online games), animates each new move, shows whose turn it is and sends
+// what the player does to the server.
 
 import { initI18n, t, has } from './i18n.js';
 import * as api from './api.js';
@@ -7,10 +8,13 @@ import * as sound from './sound.js';
 import { YoteBoard } from './board-yote.js';
 import { NsoloBoard } from './board-nsolo.js';
 import { Animator } from './animate.js';
+import { Live } from './live.js';
+import { clockText, gameLabel, tcLabel } from './online.js';
 
 const $ = (id) => document.getElementById(id);
 const id = decodeURIComponent(location.pathname.replace(/\/+$/, '').split('/').pop());
-const seat = api.loadSeat(id)?.seat || null;
+const saved = api.loadSeat(id);
+const seat = saved?.seat || null;
 const anim = new Animator();
 
 let shown = null; // the state on screen
@@ -23,6 +27,11 @@ let resignArmed = null;
 const queue = [];
 let pumping = false;
 let replaying = false; // a move is being animated: the board shows the animation
+let live = null; // the socket of an online game
+let pending = null; // online: {move, ply} sent and not yet acknowledged
+let asked = null; // online: a message waiting for its answer (draw, resign, abort, rematch)
+let ticker = null;
+let copiedTimer = null;
 
 const other = { red: 'black', black: 'red', south: 'north', north: 'south' };
 
@@ -34,13 +43,46 @@ function vsMachine(s) {
   return s.opponent === 'machine';
 }
 
+function online(s) {
+  return s.opponent === 'online';
+}
+
+function over(s) {
+  return !!s.result || s.status === 'finished';
+}
+
+// Online: this page's side, and its place in the side's team.
+function mySide(s) {
+  return seat && online(s) && saved.side in (s.teams || {}) ? saved.side : null;
+}
+
+function myIndex(s) {
+  const side = mySide(s);
+  if (!side) return null;
+  if (Number.isInteger(saved.index)) return saved.index;
+  const team = s.teams[side] || [];
+  const i = saved.name ? team.map((m) => m.name).indexOf(saved.name) : -1;
+  if (i >= 0) return i;
+  return team.length === 1 ? 0 : null;
+}
+
+function myHand(s) {
+  const h = s.next_hand;
+  return !!h && h.side === mySide(s) && h.index === myIndex(s);
+}
+
 function flipped(s) {
+  if (online(s)) {
+    const m = mySide(s);
+    return m === 'black' || m === 'north';
+  }
   if (!seat || !vsMachine(s)) return false;
   const h = humanSides(s)[0];
   return h === 'black' || h === 'north';
 }
 
 function canPlay(s) {
+  if (online(s)) return !!seat && s.status === 'playing' && !over(s) && myHand(s) && !pending;
   return !!seat && !s.result && s.players[s.turn] === 'human' && !s.thinking;
 }
 
@@ -57,6 +99,7 @@ function say(n) {
 
 function receive(s, source) {
   if (!s) return;
+  s.at = performance.now(); // the clocks count down from here
   const ref = queue.length ? queue[queue.length - 1] : shown;
   if (ref && s.ply < ref.ply && source !== 'reset') {
     // An older state from the stream: a takeback, or a late event. Ask.
@@ -109,8 +152,9 @@ function setupBoard(s) {
   board = s.game === 'yote' ? new YoteBoard(host, { onMove }) : new NsoloBoard(host, { onMove });
   $('game').classList.toggle('wide', s.game === 'nsolo' && s.size > 12);
   $('game').classList.add(`is-${s.game}`);
-  $('act-new').href = `/nouvelle?jeu=${s.game}`;
-  $('end-new').href = `/nouvelle?jeu=${s.game}`;
+  const again = `/nouvelle?jeu=${s.game}${online(s) ? '&adversaire=en-ligne' : ''}`;
+  $('act-new').href = again;
+  $('end-new').href = again;
   $('move-input').dataset.i18nAttr = `placeholder:game.notationHint.${s.game}`;
   $('move-input').placeholder = t(`game.notationHint.${s.game}`);
 }
@@ -121,6 +165,7 @@ function render() {
   if (!board) setupBoard(s);
   if (!replaying) renderBoard(s);
   renderHeader(s);
+  renderWaiting(s);
   renderBars(s);
   renderStatus(s);
   renderMoves(s);
@@ -135,6 +180,7 @@ function renderBoard(s) {
   // Hooks for tools and browser tests: the ply on screen and whether it waits for a click.
   document.body.dataset.ply = String(s.ply);
   document.body.dataset.ready = interactive ? '1' : '0';
+  if (s.status) document.body.dataset.status = s.status;
   const common = {
     legal: canPlay(s) ? s.legal : [],
     flipped: flipped(s),
@@ -154,16 +200,130 @@ function sideName(side) {
 }
 
 function renderHeader(s) {
-  const name = s.game === 'yote' ? 'Yoté' : `Nsolo 4×${s.size}`;
-  const who = vsMachine(s) ? t('game.vsMachine', { level: t(`level.${s.level}`) }) : t('game.local');
+  const name = gameLabel(s);
+  let who;
+  if (online(s)) who = [t('game.online'), tcLabel(s.time_control)].filter(Boolean).join(', ');
+  else who = vsMachine(s) ? t('game.vsMachine', { level: t(`level.${s.level}`) }) : t('game.local');
   $('game-name').textContent = `${name} · ${who}`;
-  document.title = `${name} · Palabre`;
+  // A player waiting in another tab sees when the hand comes back to them.
+  document.title = `${online(s) && canPlay(s) ? '● ' : ''}${name} · Palabre`;
 }
 
 function who(s, side) {
+  if (online(s)) return '';
   if (s.players[side] === 'machine') return t('player.machine');
   if (seat && vsMachine(s)) return t('player.you');
   return '';
+}
+
+// Online, while places are free: the invitation and the places taken.
+function renderWaiting(s) {
+  const box = $('waiting');
+  const show = online(s) && s.status === 'waiting' && !over(s);
+  box.hidden = !show;
+  $('game').classList.toggle('is-waiting', show);
+  if (!show) return;
+  const path = `/partie/${encodeURIComponent(id)}/rejoindre`;
+  const url = new URL(path, location.origin).href;
+  const link = $('invite');
+  link.href = url;
+  link.textContent = url;
+  $('copy-invite').hidden = !seat;
+  $('join-link').hidden = !!seat;
+  $('join-link').href = path;
+  $('waiting-lead').textContent = t(seat ? 'online.inviteLead' : 'online.spectatorLead');
+  const places = $('places');
+  places.textContent = '';
+  for (const side of sidesOf(s)) {
+    const team = (s.teams && s.teams[side]) || [];
+    const col = document.createElement('div');
+    col.className = 'place-side';
+    col.dataset.side = side;
+    const h = document.createElement('h3');
+    const dot = document.createElement('span');
+    dot.className = `swatch ${side}`;
+    h.append(dot, sideName(side));
+    const ul = document.createElement('ul');
+    for (let i = 0; i < Math.max(s.team_size || 1, team.length); i++) {
+      const li = document.createElement('li');
+      const m = team[i];
+      if (m) {
+        li.append(presence(m), m.name);
+        if (side === mySide(s) && i === myIndex(s)) li.append(` (${t('player.you')})`);
+      } else {
+        li.className = 'free';
+        li.textContent = t('online.freePlace');
+      }
+      ul.append(li);
+    }
+    col.append(h, ul);
+    places.append(col);
+  }
+}
+
+function sidesOf(s) {
+  return s.game === 'yote' ? ['red', 'black'] : ['south', 'north'];
+}
+
+function presence(m) {
+  const dot = document.createElement('span');
+  dot.className = `presence${m.online ? ' on' : ''}`;
+  dot.setAttribute('role', 'img');
+  dot.setAttribute('aria-label', t(m.online ? 'online.present' : 'online.absent'));
+  dot.title = t(m.online ? 'online.present' : 'online.absent');
+  return dot;
+}
+
+// The time left on a side's clock now: the running clock counts down from
+// the moment its state arrived.
+function clockLeft(s, side) {
+  const ms = s.clocks[side];
+  if (s.running !== side || over(s) || s.status !== 'playing') return ms;
+  return Math.max(0, ms - (performance.now() - (s.at || performance.now())));
+}
+
+function renderClock(el, s) {
+  const side = el.dataset.clock;
+  const ms = clockLeft(s, side);
+  el.textContent = clockText(ms, t);
+  const run = s.running === side && s.status === 'playing' && !over(s);
+  el.classList.toggle('running', run);
+  el.classList.toggle('low', run && ms < 20000);
+}
+
+function tick() {
+  const s = shown;
+  if (!s || !s.clocks) return;
+  for (const el of document.querySelectorAll('[data-clock]')) renderClock(el, s);
+}
+
+function members(s, side) {
+  const box = document.createElement('span');
+  box.className = 'members';
+  const team = (s.teams && s.teams[side]) || [];
+  const h = s.next_hand;
+  team.forEach((m, i) => {
+    const chip = document.createElement('span');
+    chip.className = 'member';
+    const next = !over(s) && s.status === 'playing' && h && h.side === side && h.index === i;
+    if (next) {
+      chip.classList.add('next');
+      chip.setAttribute('aria-current', 'step');
+    }
+    if (side === mySide(s) && i === myIndex(s)) chip.classList.add('me');
+    const name = document.createElement('span');
+    name.className = 'member-name';
+    name.textContent = m.name;
+    chip.append(presence(m), name);
+    if (side === mySide(s) && i === myIndex(s)) {
+      const y = document.createElement('span');
+      y.className = 'you';
+      y.textContent = ` (${t('player.you')})`;
+      chip.append(y);
+    }
+    box.append(chip);
+  });
+  return box;
 }
 
 function renderBars(s) {
@@ -172,12 +332,13 @@ function renderBars(s) {
   for (const [el, side] of [[$('bar-top'), top], [$('bar-bottom'), bottom]]) {
     el.textContent = '';
     el.dataset.side = side;
-    el.classList.toggle('to-move', !s.result && s.turn === side);
+    el.classList.toggle('to-move', !over(s) && s.turn === side && s.status !== 'waiting');
     const dot = document.createElement('span');
     dot.className = `swatch ${side}`;
     const name = document.createElement('strong');
     name.textContent = sideName(side);
     el.append(dot, name);
+    if (online(s)) el.append(members(s, side));
     const w = who(s, side);
     if (w) {
       const span = document.createElement('span');
@@ -190,7 +351,16 @@ function renderBars(s) {
       c.textContent = t('nsolo.stones', { n: s.nsolo.stones[side] });
       el.append(c);
     }
-    if (!s.result && s.turn === side) {
+    if (online(s) && s.clocks && side in s.clocks) {
+      const c = document.createElement('span');
+      c.className = 'clock';
+      c.dataset.clock = side;
+      c.setAttribute('role', 'timer');
+      c.setAttribute('aria-label', t('online.clock', { side: sideName(side) }));
+      renderClock(c, s);
+      el.append(c);
+    }
+    if (!over(s) && s.turn === side && s.status !== 'waiting') {
       const tm = document.createElement('span');
       tm.className = 'turn-tag';
       tm.textContent = t('game.toMove');
@@ -199,20 +369,39 @@ function renderBars(s) {
   }
 }
 
+function turnOf(name) {
+  return t(/^[aeiouyhàâäéèêëîïôöûüœæ]/i.test(name) ? 'online.turnOfVowel' : 'online.turnOf', { name });
+}
+
 function statusText(s) {
-  if (s.result) return resultWords(s).line;
+  if (over(s)) return resultWords(s).line;
+  if (online(s)) {
+    if (s.status === 'waiting') return t('online.waiting');
+    const h = s.next_hand;
+    if (myHand(s)) return t('online.yourHand');
+    if (h) return turnOf(h.name);
+    return t(`status.turn.${s.turn}`);
+  }
   if (seat && vsMachine(s)) return s.players[s.turn] === 'human' && !s.thinking ? t('status.you') : t('status.thinking');
   return t(`status.turn.${s.turn}`);
 }
 
 function renderStatus(s) {
   const st = $('status');
-  st.textContent = statusText(s);
-  st.classList.toggle('thinking', !s.result && s.players[s.turn] === 'machine');
+  st.textContent = '';
+  const line = document.createElement('span');
+  line.textContent = statusText(s);
+  // The hand to play next, online: « À vous de jouer » for that member only.
+  if (online(s) && s.next_hand && s.status === 'playing' && !over(s)) {
+    line.dataset.nextHand = s.next_hand.name;
+    line.className = myHand(s) ? 'next-hand mine' : 'next-hand';
+  }
+  st.append(line);
+  st.classList.toggle('thinking', !over(s) && s.players[s.turn] === 'machine');
   if (!seat) {
     const w = document.createElement('span');
     w.className = 'watch';
-    w.textContent = t('status.watching');
+    w.textContent = t(online(s) ? 'online.watching' : 'status.watching');
     st.append(w);
   }
   const q = $('quiet');
@@ -236,6 +425,9 @@ function renderMoves(s) {
 }
 
 function renderActions(s) {
+  if (online(s)) return renderOnlineActions(s);
+  $('act-abort').hidden = true;
+  $('act-rematch').hidden = true;
   const live = !!seat && !s.result;
   const mine = canPlay(s) && !sending && !replaying;
   $('act-hint').hidden = !live;
@@ -252,12 +444,47 @@ function renderActions(s) {
   if (!resignArmed) $('act-resign').textContent = t('action.resign');
 }
 
+function renderOnlineActions(s) {
+  const playing = !!seat && s.status === 'playing' && !over(s);
+  const busy = !!asked || !live || !live.up;
+  const mine = canPlay(s) && !replaying;
+  $('act-hint').hidden = true;
+  $('act-takeback').hidden = true;
+  $('act-draw').hidden = !playing;
+  $('act-resign').hidden = !playing;
+  $('act-abort').hidden = !seat || over(s) || s.ply > 0;
+  $('act-rematch').hidden = !seat || !over(s) || !s.result || s.result.reason === 'aborted';
+  $('move-form').hidden = !playing;
+  $('act-draw').disabled = busy || !!s.draw_offer;
+  $('act-resign').disabled = busy;
+  $('act-abort').disabled = busy;
+  $('act-rematch').disabled = busy;
+  $('act-rematch').textContent = t(s.rematch ? 'action.joinRematch' : 'action.rematch');
+  $('move-input').disabled = !mine;
+  $('move-form').querySelector('button').disabled = !mine;
+  if (!resignArmed) $('act-resign').textContent = t('action.resign');
+}
+
 function offerSide(o) {
   return typeof o === 'string' ? o : o && (o.by || o.side);
 }
 
 function renderDrawOffer(s) {
   const box = $('draw-offer');
+  if (online(s)) {
+    // Online: every member of the other side may answer; the offering side waits.
+    const by = offerSide(s.draw_offer);
+    box.hidden = !s.draw_offer || over(s);
+    const answer = !!seat && !!by && mySide(s) && by !== mySide(s);
+    $('draw-accept').hidden = !answer;
+    $('draw-decline').hidden = !answer;
+    $('draw-accept').disabled = !!asked;
+    $('draw-decline').disabled = !!asked;
+    if (by) $('draw-offer-text').textContent = by === mySide(s) ? t('draw.youOffered') : t(`draw.offer.${by}`);
+    return;
+  }
+  $('draw-accept').hidden = false;
+  $('draw-decline').hidden = false;
   const show = !!seat && !s.result && !!s.draw_offer && !vsMachine(s);
   box.hidden = !show;
   if (show) {
@@ -275,28 +502,43 @@ function renderNote() {
 
 function resultWords(s) {
   const r = s.result;
+  if (!r || r.reason === 'aborted') {
+    // Online, a game ended before its first move: no result.
+    const word = t('end.aborted');
+    return { word, sub: '', reason: t('reason.aborted'), line: word };
+  }
   const w = r.winner;
   const loser = w ? other[w] : null;
   let win;
   if (!w) win = t('end.draw');
   else if (seat && vsMachine(s)) win = s.players[w] === 'human' ? t('end.youWin') : t('end.machineWins');
+  else if (mySide(s)) win = w === mySide(s) ? t('end.youWin') : t('end.youLose', { side: sideName(w) });
   else win = t(`end.victory.${w}`);
   const key = loser && has(`reason.${r.reason}.${loser}`) ? `reason.${r.reason}.${loser}` : `reason.${r.reason}`;
-  const reason = t(key);
+  const reason = has(key) ? t(key) : '';
   const word = r.reason === 'ndar-kepp' ? 'Ndar-Kepp' : win;
   return { word, sub: r.reason === 'ndar-kepp' ? win : '', reason, line: w ? `${win} — ${reason}` : reason };
 }
 
 function renderEnd(s) {
   const end = $('end');
-  const show = !!s.result && !endDismissed;
+  const show = over(s) && !endDismissed;
   if (!show) {
     end.hidden = true;
     return;
   }
   const r = resultWords(s);
-  end.dataset.result = s.result.winner || 'draw';
-  end.dataset.reason = s.result.reason;
+  end.dataset.result = s.result ? s.result.winner || 'draw' : 'aborted';
+  end.dataset.reason = s.result ? s.result.reason : 'aborted';
+  const rematch = online(s) && !!s.result && s.result.reason !== 'aborted';
+  $('end-rematch').hidden = !rematch || !seat;
+  $('end-rematch').disabled = !!asked || !live || !live.up;
+  $('end-rematch').textContent = t(s.rematch ? 'action.joinRematch' : 'action.rematch');
+  $('end-rematch-link').hidden = !rematch || !!seat || !s.rematch;
+  $('end-new').classList.toggle('primary', $('end-rematch').hidden && $('end-rematch-link').hidden);
+  if (s.rematch) $('end-rematch-link').href = `/partie/${encodeURIComponent(s.rematch)}`;
+  $('end-note').hidden = !(rematch && seat && s.rematch);
+  $('end-note').textContent = t('online.rematchOffered');
   $('end-word').textContent = r.word;
   $('end-sub').textContent = r.sub;
   $('end-sub').hidden = !r.sub;
@@ -327,7 +569,87 @@ async function send(fn, { reset = false, after } = {}) {
 function play(move) {
   if (!shown || !seat) return;
   note = null;
+  if (online(shown)) {
+    if (!canPlay(shown)) return;
+    pending = { move, ply: shown.ply };
+    if (!live.send({ type: 'move', move, ply: shown.ply })) pending.resend = true;
+    render();
+    return;
+  }
   send(() => api.playMove(id, seat, move, shown.ply));
+}
+
+// Online: a message that changes the game (draw, resign, abort, rematch);
+// its answer is a new state, `rematch` or an error.
+function ask(msg) {
+  note = null;
+  if (!live || !live.send(msg)) {
+    say({ key: 'online.notSent', error: true, transient: true });
+    return;
+  }
+  asked = msg.type;
+  clearTimeout(ask.timer);
+  ask.timer = setTimeout(() => {
+    asked = null;
+    render();
+  }, 8000);
+  render();
+}
+
+function answered() {
+  asked = null;
+  clearTimeout(ask.timer);
+}
+
+function onLive(msg) {
+  if (msg.type === 'state') {
+    const s = msg.state;
+    if (pending && s.ply > pending.ply) pending = null;
+    if (asked && asked !== 'rematch') answered();
+    receive(s, 'event');
+  } else if (msg.type === 'ack') {
+    if (pending && msg.ply === pending.ply) pending = null;
+    render();
+  } else if (msg.type === 'error') {
+    if (msg.code === 'wrong_seat' && live && !live.up) live.seat = null; // watch instead
+    const resent = pending && pending.resent;
+    pending = null;
+    answered();
+    // A move sent again after a reconnection may have been played meanwhile.
+    if (!(resent && msg.code === 'stale_ply')) say({ text: errorText(msg), error: true, transient: true });
+    render();
+  } else if (msg.type === 'rematch') {
+    answered();
+    const s = shown;
+    const side = s && mySide(s) ? other[mySide(s)] : undefined;
+    const name = (s && mySide(s) && s.teams[mySide(s)][myIndex(s)]?.name) || saved.name || api.loadName();
+    api.saveSeat(msg.id, msg.seat, side, { name });
+    location.assign(`/partie/${encodeURIComponent(msg.id)}`);
+  }
+}
+
+function onLink(status) {
+  document.body.dataset.conn = status;
+  $('conn').hidden = status === 'open';
+  if (status === 'open' && pending) {
+    // The move may or may not have been stored: send it again, the server
+    // acknowledges a duplicate again.
+    pending.resent = true;
+    pending.resend = false;
+    live.send({ type: 'move', move: pending.move, ply: pending.ply });
+  }
+  if (status === 'lost') answered();
+  if (shown) render();
+}
+
+function startLive() {
+  live = new Live(id, {
+    seat,
+    ply: () => (queue.length ? queue[queue.length - 1] : shown)?.ply ?? 0,
+    onMessage: onLive,
+    onStatus: onLink,
+  });
+  ticker = setInterval(tick, 200);
 }
 
 function normalise(m) {
@@ -362,6 +684,7 @@ function wire() {
     send(() => api.takeback(id, seat), { reset: true });
   });
   $('act-draw').addEventListener('click', () => {
+    if (online(shown)) return ask({ type: 'draw', action: 'offer' });
     note = null;
     send(() => api.draw(id, seat, 'offer'), {
       reset: true,
@@ -371,11 +694,21 @@ function wire() {
       },
     });
   });
-  $('draw-accept').addEventListener('click', () => send(() => api.draw(id, seat, 'accept'), { reset: true }));
-  $('draw-decline').addEventListener('click', () => send(() => api.draw(id, seat, 'decline'), {
-    reset: true,
-    after: () => (note = { key: 'draw.refused', transient: true }),
-  }));
+  $('draw-accept').addEventListener('click', () => {
+    if (online(shown)) return ask({ type: 'draw', action: 'accept' });
+    send(() => api.draw(id, seat, 'accept'), { reset: true });
+  });
+  $('draw-decline').addEventListener('click', () => {
+    if (online(shown)) return ask({ type: 'draw', action: 'decline' });
+    send(() => api.draw(id, seat, 'decline'), {
+      reset: true,
+      after: () => (note = { key: 'draw.refused', transient: true }),
+    });
+  });
+  $('act-abort').addEventListener('click', () => ask({ type: 'abort' }));
+  $('act-rematch').addEventListener('click', () => ask({ type: 'rematch' }));
+  $('end-rematch').addEventListener('click', () => ask({ type: 'rematch' }));
+  $('copy-invite').addEventListener('click', copyInvite);
   const resignBtn = $('act-resign');
   resignBtn.addEventListener('click', () => {
     if (!resignArmed) {
@@ -389,6 +722,7 @@ function wire() {
     clearTimeout(resignArmed);
     resignArmed = null;
     endDismissed = false;
+    if (online(shown)) return ask({ type: 'resign' });
     const body = vsMachine(shown) ? {} : { side: shown.turn };
     send(() => api.resign(id, seat, body), { reset: true });
   });
@@ -427,19 +761,45 @@ function wire() {
   document.addEventListener('langchange', render);
 }
 
+async function copyInvite() {
+  const link = $('invite');
+  let ok = false;
+  try {
+    await navigator.clipboard.writeText(link.href);
+    ok = true;
+  } catch {
+    // No clipboard access: select the link so that it can be copied by hand.
+    const r = document.createRange();
+    r.selectNodeContents(link);
+    const sel = getSelection();
+    sel.removeAllRanges();
+    sel.addRange(r);
+    try {
+      ok = document.execCommand('copy');
+    } catch {
+      ok = false;
+    }
+  }
+  $('copied').textContent = t(ok ? 'online.copied' : 'online.copyByHand');
+  clearTimeout(copiedTimer);
+  copiedTimer = setTimeout(() => ($('copied').textContent = ''), 4000);
+}
+
 async function start() {
   await initI18n();
   wire();
+  let first;
   try {
-    const s = await api.getGame(id);
-    receive(s, 'reset');
+    first = await api.getGame(id);
+    receive(first, 'reset');
   } catch (e) {
     $('status').textContent = e.code === 'not_found' ? t('error.not_found') : errorText(e);
     $('actions').hidden = true;
     $('move-form').hidden = true;
     return;
   }
-  api.subscribe(id, (s) => receive(s, 'event'), () => api.getGame(id).then((g) => receive(g, 'reset'), () => {}));
+  if (online(first)) startLive();
+  else api.subscribe(id, (s) => receive(s, 'event'), () => api.getGame(id).then((g) => receive(g, 'reset'), () => {}));
 }
 
 start();

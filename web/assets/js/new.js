@@ -1,8 +1,9 @@
 // New game: choose the game, the opponent, the level, the side and (Nsolo)
-// the board size; create the game and go to it.
+// the board size; online, also the name, the time control and (Nsolo) the
+// players per side. Create the game and go to it.
 
 import { initI18n, t, has } from './i18n.js';
-import { createGame, saveSeat } from './api.js';
+import { createGame, saveSeat, loadName, saveName, cleanName } from './api.js';
 
 const form = document.getElementById('new-form');
 const $ = (id) => document.getElementById(id);
@@ -15,10 +16,15 @@ function value(name) {
 
 function update() {
   const game = value('game');
-  const local = value('opponent') === 'local';
-  $('level-set').hidden = local;
+  const opponent = value('opponent');
+  const local = opponent === 'local';
+  const online = opponent === 'online';
+  $('level-set').hidden = local || online;
   $('side-set').hidden = local;
   $('size-set').hidden = game !== 'nsolo';
+  $('name-set').hidden = !online;
+  $('tc-set').hidden = !online;
+  $('team-set').hidden = !online || game !== 'nsolo';
   const [a, b] = SIDES[game];
   $('side-first').dataset.i18n = `side.${a}`;
   $('side-second').dataset.i18n = `side.${b}`;
@@ -27,6 +33,11 @@ function update() {
     $('side-second').textContent = t(`side.${b}`);
   }
   form.dataset.game = game;
+  const start = $('start');
+  if (!start.disabled) {
+    start.dataset.i18n = online ? 'new.startOnline' : 'new.start';
+    if (has(start.dataset.i18n)) start.textContent = t(start.dataset.i18n);
+  }
   $('size-out').textContent = `4 × ${$('size').value}`;
 }
 
@@ -36,6 +47,17 @@ function preset() {
   if (game in SIDES) form.querySelector(`input[name="game"][value="${game}"]`).checked = true;
   const level = q.get('niveau');
   if (LEVELS.includes(level)) form.querySelector(`input[name="level"][value="${level}"]`).checked = true;
+  if (q.get('adversaire') === 'en-ligne') form.querySelector('input[name="opponent"][value="online"]').checked = true;
+  $('name').value = loadName();
+}
+
+function fail(text, field) {
+  $('error').textContent = text;
+  $('error').hidden = false;
+  if (field) {
+    field.setAttribute('aria-invalid', 'true');
+    field.focus();
+  }
 }
 
 form.addEventListener('change', update);
@@ -47,23 +69,32 @@ form.addEventListener('submit', async (e) => {
   const s = value('side');
   const body = { game, opponent };
   if (game === 'nsolo') body.size = +$('size').value;
-  if (opponent === 'machine') {
-    body.level = value('level');
+  if (opponent === 'machine' || opponent === 'online') {
     body.side = s === 'random' ? 'random' : SIDES[game][s === 'first' ? 0 : 1];
+  }
+  if (opponent === 'machine') body.level = value('level');
+  $('error').hidden = true;
+  $('name').removeAttribute('aria-invalid');
+  let name = null;
+  if (opponent === 'online') {
+    name = cleanName($('name').value);
+    if (!name) return fail(t('new.nameRequired'), $('name'));
+    saveName(name);
+    body.name = name;
+    body.time_control = value('tc');
+    if (game === 'nsolo') body.team_size = +value('team');
   }
   const btn = $('start');
   btn.disabled = true;
   btn.textContent = t('new.starting');
-  $('error').hidden = true;
   try {
     const r = await createGame(body);
-    saveSeat(r.id, r.seat, r.side);
+    saveSeat(r.id, r.seat, r.side, name ? { name, index: 0 } : {});
     location.assign(`/partie/${encodeURIComponent(r.id)}`);
   } catch (err) {
-    $('error').textContent = has(`error.${err.code}`) ? t(`error.${err.code}`) : err.message;
-    $('error').hidden = false;
+    fail(has(`error.${err.code}`) ? t(`error.${err.code}`) : err.message);
     btn.disabled = false;
-    btn.textContent = t('new.start');
+    update();
   }
 });
 document.addEventListener('langchange', update);

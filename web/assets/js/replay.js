@@ -1,0 +1,43 @@
+// Replay page (/parties/<id>): the frames of a game in the viewer, with a
+// link to export its record as text.
+
+import { initI18n, t, has } from './i18n.js';
+import * as api from './api.js';
+import { Viewer } from './viewer.js';
+import { gameLabel } from './online.js';
+
+const $ = (id) => document.getElementById(id);
+const id = decodeURIComponent(location.pathname.replace(/\/+$/, '').split('/').pop());
+let viewer = null;
+let data = null;
+
+function heading() {
+  if (!data) return;
+  const name = gameLabel(data);
+  $('replay-h1').textContent = t('replay.h1game', { game: name });
+  document.title = `${name} · ${t('replay.title')}`;
+}
+
+async function start() {
+  await initI18n();
+  $('export').href = api.exportUrl(id);
+  $('export').setAttribute('download', `palabre-${id}.txt`);
+  $('to-game').href = `/partie/${encodeURIComponent(id)}`;
+  try {
+    data = await api.replay(id);
+    viewer = new Viewer($('viewer'), data);
+    heading();
+  } catch (e) {
+    $('error').textContent = has(`error.${e.code}`) ? t(`error.${e.code}`) : e.message || t('error.internal');
+    $('error').hidden = false;
+    $('export').hidden = true;
+  } finally {
+    $('loading').hidden = true;
+  }
+}
+
+document.addEventListener('langchange', () => {
+  heading();
+  viewer?.labels();
+});
+start();
