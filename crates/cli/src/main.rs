@@ -9,6 +9,7 @@ mod bench;
 mod conformance;
 mod contestant;
 mod engine;
+mod loadtest;
 mod start;
 
 use std::process::ExitCode;
@@ -100,6 +101,24 @@ enum Command {
     },
     /// Search fixed positions to fixed depths: node checksum and speed.
     Bench,
+    /// Play online games with bots against a running server and measure it.
+    Loadtest {
+        /// The server's address.
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        addr: String,
+        /// Games played at once.
+        #[arg(long, default_value_t = 100)]
+        games: usize,
+        /// Seconds to play.
+        #[arg(long, default_value_t = 30)]
+        duration: u64,
+        /// Each bot's thinking time before a move, in milliseconds.
+        #[arg(long, default_value_t = 500)]
+        think: u64,
+        /// The server's SQLite file, to check the acknowledged moves in.
+        #[arg(long)]
+        db: Option<String>,
+    },
 }
 
 /// A failure and the exit code it maps to.
@@ -180,6 +199,20 @@ fn main() -> ExitCode {
             arena::run(settings, params).map_err(Failure::Other)
         }
         Command::Bench => bench::run(Params::default()).map_err(Failure::Other),
+        Command::Loadtest {
+            addr,
+            games,
+            duration,
+            think,
+            db,
+        } => loadtest::run(loadtest::Settings {
+            addr,
+            games,
+            duration: Duration::from_secs(duration),
+            think: Duration::from_millis(think),
+            db,
+        })
+        .map_err(Failure::Other),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,300 @@
+//! `palabre loadtest`: N online games played by bots over WebSockets against
+//! a running server. Reports moves per second, the move round-trip (sent to
+//! acknowledged) and errors, then checks in the database that every
+//! acknowledged move is there exactly once.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use futures_util::{SinkExt, StreamExt};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use serde_json::{Value, json};
+use tokio::sync::Mutex;
+use tokio_tungstenite::connect_async;
+use tokio_tungstenite::tungstenite::Message;
+
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub addr: String,
+    pub games: usize,
+    pub duration: Duration,
+    /// A bot's thinking time before each move.
+    pub think: Duration,
+    /// The server's database, to check the acknowledged moves against.
+    pub db: Option<String>,
+}
+
+/// What all bots saw.
+#[derive(Debug, Default)]
+struct Tally {
+    round_trips: Vec<Duration>,
+    errors: usize,
+    /// Acknowledged moves: game id → ply → notation.
+    acked: HashMap<String, HashMap<usize, String>>,
+}
+
+/// A move for the bot from the state's legal moves; Nsolo bonuses are taken
+/// from the opponent's first non-empty pits.
+fn choose(state: &Value, rng: &mut SmallRng) -> Option<String> {
+    let legal = state["legal"].as_array()?;
+    let entry = legal.get(rng.gen_range(0..legal.len().max(1)))?;
+    if let Some(m) = entry["move"].as_str() {
+        return Some(m.to_owned());
+    }
+    let pit = entry["pit"].as_str()?;
+    let mut left = entry["bonus"].as_u64()?;
+    if left == 0 {
+        return Some(pit.to_owned());
+    }
+    let rows = if pit.starts_with(['A', 'B']) {
+        ["C", "D"]
+    } else {
+        ["A", "B"]
+    };
+    let mut items = Vec::new();
+    for row in rows {
+        for (i, n) in state["nsolo"]["rows"][row].as_array()?.iter().enumerate() {
+            let name = format!("{row}{}", i + 1);
+            let n = n.as_u64()?;
+            if left == 0 || n == 0 || Some(name.as_str()) == entry["capture"].as_str() {
+                continue;
+            }
+            let take = n.min(left);
+            left -= take;
+            items.push(format!("{name}:{take}"));
+        }
+    }
+    Some(format!("{pit}/{}", items.join(",")))
+}
+
+async fn post(
+    http: &reqwest::Client,
+    addr: &str,
+    path: &str,
+    body: Value,
+) -> anyhow::Result<Value> {
+    let res = http
+        .post(format!("http://{addr}{path}"))
+        .json(&body)
+        .send()
+        .await?;
+    let status = res.status();
+    let v: Value = res.json().await?;
+    if !status.is_success() {
+        bail!("{path}: {status} {v}");
+    }
+    Ok(v)
+}
+
+/// One bot: plays its side whenever the hand is its own, until `end`.
+async fn bot(
+    addr: String,
+    id: String,
+    seat: String,
+    side: String,
+    think: Duration,
+    end: Instant,
+    tally: Arc<Mutex<Tally>>,
+    seed: u64,
+) -> anyhow::Result<()> {
+    let (mut ws, _) = connect_async(format!("ws://{addr}/api/games/{id}/ws")).await?;
+    ws.send(Message::text(
+        json!({"type": "hello", "seat": seat, "ply": 0}).to_string(),
+    ))
+    .await?;
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut pending: Option<(usize, String, Instant)> = None;
+    while Instant::now() < end {
+        let Ok(Some(msg)) =
+            tokio::time::timeout(end.saturating_duration_since(Instant::now()), ws.next()).await
+        else {
+            break;
+        };
+        let Message::Text(text) = msg? else { continue };
+        let m: Value = serde_json::from_str(&text)?;
+        match m["type"].as_str() {
+            Some("ack") => {
+                if let Some((ply, notation, sent)) = pending.take() {
+                    let mut t = tally.lock().await;
+                    t.round_trips.push(sent.elapsed());
+                    t.acked.entry(id.clone()).or_default().insert(ply, notation);
+                }
+            }
+            Some("error") => {
+                tally.lock().await.errors += 1;
+                pending = None;
+            }
+            Some("state") => {
+                let s = &m["state"];
+                if !s["result"].is_null() {
+                    break;
+                }
+                let mine = s["next_hand"]["side"] == side.as_str() && s["status"] == "playing";
+                if mine && pending.is_none() {
+                    let ply = s["ply"].as_u64().unwrap_or(0) as usize;
+                    let Some(notation) = choose(s, &mut rng) else {
+                        continue;
+                    };
+                    tokio::time::sleep(think).await;
+                    pending = Some((ply, notation.clone(), Instant::now()));
+                    ws.send(Message::text(
+                        json!({"type": "move", "move": notation, "ply": ply}).to_string(),
+                    ))
+                    .await?;
+                }
+            }
+            _ => {}
+        }
+    }
+    let _ = ws.close(None).await;
+    Ok(())
+}
+
+/// Plays games in one slot, one after another, until `end`.
+async fn slot(
+    addr: String,
+    index: usize,
+    settings: Arc<Settings>,
+    end: Instant,
+    tally: Arc<Mutex<Tally>>,
+) -> anyhow::Result<()> {
+    let http = reqwest::Client::new();
+    let mut round = 0u64;
+    while Instant::now() < end {
+        let game = if index % 2 == 0 {
+            json!({"game": "yote"})
+        } else {
+            json!({"game": "nsolo", "size": 8})
+        };
+        let mut body = game;
+        body["opponent"] = json!("online");
+        body["name"] = json!(format!("bot{index}a"));
+        let created = post(&http, &addr, "/api/games", body).await?;
+        let id = created["id"].as_str().context("id")?.to_owned();
+        let joined = post(
+            &http,
+            &addr,
+            &format!("/api/games/{id}/join"),
+            json!({"name": format!("bot{index}b")}),
+        )
+        .await?;
+        let seed = (index as u64) << 20 | round;
+        let a = bot(
+            addr.clone(),
+            id.clone(),
+            created["seat"].as_str().context("seat")?.to_owned(),
+            created["side"].as_str().context("side")?.to_owned(),
+            settings.think,
+            end,
+            Arc::clone(&tally),
+            seed,
+        );
+        let b = bot(
+            addr.clone(),
+            id,
+            joined["seat"].as_str().context("seat")?.to_owned(),
+            joined["side"].as_str().context("side")?.to_owned(),
+            settings.think,
+            end,
+            Arc::clone(&tally),
+            seed ^ 1,
+        );
+        let (ra, rb) = tokio::join!(a, b);
+        ra?;
+        rb?;
+        round += 1;
+    }
+    Ok(())
+}
+
+/// Compares the acknowledged moves with the database's.
+async fn check(
+    db: &str,
+    acked: &HashMap<String, HashMap<usize, String>>,
+) -> anyhow::Result<(usize, usize)> {
+    let store = palabre_server::store::Store::open(db).await?;
+    let (mut missing, mut doubled) = (0, 0);
+    for (id, moves) in acked {
+        let (_, stored) = store.load(id).await?.context("a game is missing")?;
+        for (ply, notation) in moves {
+            match stored.get(*ply) {
+                Some(m) if m.notation == *notation => {}
+                _ => missing += 1,
+            }
+        }
+        let mut seen = std::collections::HashSet::new();
+        doubled += stored
+            .iter()
+            .enumerate()
+            .filter(|(ply, _)| !seen.insert(*ply))
+            .count();
+    }
+    Ok((missing, doubled))
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    sorted
+        .get(((sorted.len().max(1) - 1) as f64 * p).round() as usize)
+        .copied()
+        .unwrap_or_default()
+}
+
+pub fn run(settings: Settings) -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Runtime::new()?;
+    runtime.block_on(async move {
+        let settings = Arc::new(settings);
+        let tally = Arc::new(Mutex::new(Tally::default()));
+        let started = Instant::now();
+        let end = started + settings.duration;
+        let slots: Vec<_> = (0..settings.games)
+            .map(|i| {
+                tokio::spawn(slot(
+                    settings.addr.clone(),
+                    i,
+                    Arc::clone(&settings),
+                    end,
+                    Arc::clone(&tally),
+                ))
+            })
+            .collect();
+        let mut failures = 0;
+        for s in slots {
+            if let Ok(Err(e)) | Err(e) = s.await.map_err(anyhow::Error::from) {
+                failures += 1;
+                eprintln!("loadtest: a game slot failed: {e:#}");
+            }
+        }
+        let elapsed = started.elapsed();
+        let mut t = tally.lock().await;
+        t.round_trips.sort();
+        let n = t.round_trips.len();
+        println!(
+            "games {} for {:.0} s, {} moves acknowledged, {:.0} moves/s",
+            settings.games,
+            elapsed.as_secs_f64(),
+            n,
+            n as f64 / elapsed.as_secs_f64()
+        );
+        println!(
+            "round trip: p50 {:?}, p99 {:?}, max {:?}",
+            percentile(&t.round_trips, 0.5),
+            percentile(&t.round_trips, 0.99),
+            percentile(&t.round_trips, 1.0)
+        );
+        println!("errors {}, failed slots {failures}", t.errors);
+        match &settings.db {
+            Some(db) => {
+                let (missing, doubled) = check(db, &t.acked).await?;
+                println!("database: {missing} acknowledged moves missing, {doubled} doubled");
+                if missing + doubled > 0 {
+                    bail!("the database lost or doubled acknowledged moves");
+                }
+            }
+            None => println!("database: not checked (pass --db FILE)"),
+        }
+        Ok(())
+    })
+}
