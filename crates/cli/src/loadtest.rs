@@ -89,17 +89,24 @@ async fn post(
     Ok(v)
 }
 
-/// One bot: plays its side whenever the hand is its own, until `end`.
-async fn bot(
-    addr: String,
+/// A bot's place in a game.
+#[derive(Debug, Clone)]
+struct Place {
     id: String,
     seat: String,
     side: String,
+}
+
+/// One bot: plays its side whenever the hand is its own, until `end`.
+async fn bot(
+    addr: String,
+    place: Place,
     think: Duration,
     end: Instant,
     tally: Arc<Mutex<Tally>>,
     seed: u64,
 ) -> anyhow::Result<()> {
+    let Place { id, seat, side } = place;
     let (mut ws, _) = connect_async(format!("ws://{addr}/api/games/{id}/ws")).await?;
     ws.send(Message::text(
         json!({"type": "hello", "seat": seat, "ply": 0}).to_string(),
@@ -164,7 +171,7 @@ async fn slot(
     let http = reqwest::Client::new();
     let mut round = 0u64;
     while Instant::now() < end {
-        let game = if index % 2 == 0 {
+        let game = if index.is_multiple_of(2) {
             json!({"game": "yote"})
         } else {
             json!({"game": "nsolo", "size": 8})
@@ -182,11 +189,16 @@ async fn slot(
         )
         .await?;
         let seed = (index as u64) << 20 | round;
+        let place = |v: &Value| -> anyhow::Result<Place> {
+            Ok(Place {
+                id: id.clone(),
+                seat: v["seat"].as_str().context("seat")?.to_owned(),
+                side: v["side"].as_str().context("side")?.to_owned(),
+            })
+        };
         let a = bot(
             addr.clone(),
-            id.clone(),
-            created["seat"].as_str().context("seat")?.to_owned(),
-            created["side"].as_str().context("side")?.to_owned(),
+            place(&created)?,
             settings.think,
             end,
             Arc::clone(&tally),
@@ -194,9 +206,7 @@ async fn slot(
         );
         let b = bot(
             addr.clone(),
-            id,
-            joined["seat"].as_str().context("seat")?.to_owned(),
-            joined["side"].as_str().context("side")?.to_owned(),
+            place(&joined)?,
             settings.think,
             end,
             Arc::clone(&tally),
