@@ -446,3 +446,185 @@ async fn clocks_run_with_increments() {
         (400, Some("bad_request"))
     );
 }
+
+#[tokio::test]
+async fn a_flag_falls_when_the_running_clock_reaches_zero() {
+    let state = AppState::open(&Config {
+        db: None,
+        ai_threads: 1,
+        ..Config::default()
+    })
+    .await
+    .unwrap();
+    let router = app(state.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = format!("127.0.0.1:{}", listener.local_addr().unwrap().port());
+    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    let body = json!({"game": "yote", "opponent": "online", "side": "red", "name": "Awa", "time_control": "5+3"});
+    let (_, a) = post(&addr, "/api/games", body, None).await;
+    let id = a["id"].as_str().unwrap().to_owned();
+    post(
+        &addr,
+        &format!("/api/games/{id}/join"),
+        json!({"name": "Kofi"}),
+        None,
+    )
+    .await;
+    let session = state.session(&id).await.unwrap();
+    {
+        // Red's clock started five minutes and a moment ago.
+        let mut s = session.lock().await;
+        let clocks = s.clocks.as_mut().unwrap();
+        clocks.since = Some(palabre_server::clock::now_ms() - 300_050);
+    }
+    palabre_server::timer::watch_flag(&state, &session).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let (_, s) = post(
+        &addr,
+        &format!("/api/games/{id}/moves"),
+        json!({"move": "c3", "ply": 0}),
+        a["seat"].as_str(),
+    )
+    .await;
+    assert_eq!(s["error"]["code"], "game_over");
+    let v: Value = reqwest::get(format!("http://{addr}/api/games/{id}"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(v["result"], json!({"winner": "black", "reason": "timeout"}));
+}
+
+#[tokio::test]
+async fn abort_rematch_records_and_export_round_trip() {
+    let addr = server().await;
+    let (id, red, black) = two_player_game(&addr).await;
+    let (mut a, _) = connect(&addr, &id, Some(&red), 0).await;
+    send(&mut a, json!({"type": "abort"})).await;
+    let aborted = until(&mut a, |m| {
+        m["type"] == "state" && !m["state"]["result"].is_null()
+    })
+    .await;
+    assert_eq!(
+        aborted["state"]["result"],
+        json!({"winner": null, "reason": "aborted"})
+    );
+    send(&mut a, json!({"type": "rematch"})).await;
+    let r = until(&mut a, |m| m["type"] == "rematch").await;
+    let new_id = r["id"].as_str().unwrap().to_owned();
+    let (mut b, _) = connect(&addr, &id, Some(&black), 0).await;
+    send(&mut b, json!({"type": "rematch"})).await;
+    let rb = until(&mut b, |m| m["type"] == "rematch").await;
+    assert_eq!(rb["id"], new_id.as_str(), "both join the same rematch");
+    let fresh: Value = reqwest::get(format!("http://{addr}/api/games/{new_id}"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        (
+            fresh["teams"]["black"][0]["name"].as_str(),
+            fresh["teams"]["red"][0]["name"].as_str()
+        ),
+        (Some("Awa"), Some("Kofi")),
+        "sides swapped"
+    );
+    for (ply, (m, seat)) in [
+        ("c3", rb["seat"].as_str().unwrap()),
+        ("c4", r["seat"].as_str().unwrap()),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let (status, _) = post(
+            &addr,
+            &format!("/api/games/{new_id}/moves"),
+            json!({"move": m, "ply": ply}),
+            Some(seat),
+        )
+        .await;
+        assert_eq!(status, 201);
+    }
+    post(
+        &addr,
+        &format!("/api/games/{new_id}/resign"),
+        json!({}),
+        r["seat"].as_str(),
+    )
+    .await;
+    let records: Value = reqwest::get(format!("http://{addr}/api/records"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert!(
+        records
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|g| g["id"] == new_id.as_str() && g["result"]["reason"] == "resignation")
+    );
+    let text = reqwest::get(format!("http://{addr}/api/games/{new_id}/export"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        text.contains("[Game \"yote\"]")
+            && text.contains("1. c3 c4")
+            && text.contains("red wins by resignation"),
+        "{text}"
+    );
+    let imported: Value = reqwest::Client::new()
+        .post(format!("http://{addr}/api/import"))
+        .body(text.clone())
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let frames = imported["frames"].as_array().unwrap();
+    assert_eq!(frames.len(), 3);
+    assert_eq!(
+        (
+            frames[2]["last"]["move"].as_str(),
+            frames[2]["fen"].as_str()
+        ),
+        (Some("c4"), Some("5/2b2/2r2/5/5 11 11 r 2"))
+    );
+    let broken = text.replace("c4", "c3");
+    let res = reqwest::Client::new()
+        .post(format!("http://{addr}/api/import"))
+        .body(broken)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 422);
+}
+
+#[tokio::test]
+async fn foreign_origins_and_floods_are_refused() {
+    let addr = server().await;
+    let (id, red, _) = two_player_game(&addr).await;
+    let mut req = tokio_tungstenite::tungstenite::client::IntoClientRequest::into_client_request(
+        format!("ws://{addr}/api/games/{id}/ws"),
+    )
+    .unwrap();
+    req.headers_mut()
+        .insert("origin", "http://evil.example".parse().unwrap());
+    assert!(
+        connect_async(req).await.is_err(),
+        "a foreign origin cannot open the socket"
+    );
+    let (mut a, _) = connect(&addr, &id, Some(&red), 0).await;
+    for _ in 0..40 {
+        send(&mut a, json!({"type": "ping"})).await;
+    }
+    let limited = until(&mut a, |m| m["type"] == "error").await;
+    assert_eq!(limited["code"], "rate_limited");
+}
