@@ -36,38 +36,9 @@ struct Tally {
     acked: HashMap<String, HashMap<usize, String>>,
 }
 
-/// A move for the bot from the state's legal moves; Nsolo bonuses are taken
-/// from the opponent's first non-empty pits.
+/// A random legal move of the state.
 fn choose(state: &Value, rng: &mut SmallRng) -> Option<String> {
-    let legal = state["legal"].as_array()?;
-    let entry = legal.get(rng.gen_range(0..legal.len().max(1)))?;
-    if let Some(m) = entry["move"].as_str() {
-        return Some(m.to_owned());
-    }
-    let pit = entry["pit"].as_str()?;
-    let mut left = entry["bonus"].as_u64()?;
-    if left == 0 {
-        return Some(pit.to_owned());
-    }
-    let rows = if pit.starts_with(['A', 'B']) {
-        ["C", "D"]
-    } else {
-        ["A", "B"]
-    };
-    let mut items = Vec::new();
-    for row in rows {
-        for (i, n) in state["nsolo"]["rows"][row].as_array()?.iter().enumerate() {
-            let name = format!("{row}{}", i + 1);
-            let n = n.as_u64()?;
-            if left == 0 || n == 0 || Some(name.as_str()) == entry["capture"].as_str() {
-                continue;
-            }
-            let take = n.min(left);
-            left -= take;
-            items.push(format!("{name}:{take}"));
-        }
-    }
-    Some(format!("{pit}/{}", items.join(",")))
+    palabre_server::bots::move_from_state(state, rng.r#gen::<u32>() as usize)
 }
 
 async fn post(

@@ -36,36 +36,7 @@ async fn post(
 }
 
 fn pick(state: &Value, round: usize) -> Option<String> {
-    let legal = state["legal"].as_array()?;
-    let entry = legal.get(round * 7 % legal.len().max(1))?;
-    entry["move"].as_str().map(str::to_owned).or_else(|| {
-        // Nsolo: an origin; with a bonus, take it from the first full pits.
-        let pit = entry["pit"].as_str()?.to_owned();
-        let bonus = entry["bonus"].as_u64()?;
-        if bonus == 0 {
-            return Some(pit);
-        }
-        let (rows, skip) = if pit.starts_with(['A', 'B']) {
-            (["C", "D"], entry["capture"].as_str())
-        } else {
-            (["A", "B"], entry["capture"].as_str())
-        };
-        let mut left = bonus;
-        let mut items = Vec::new();
-        for row in rows {
-            for (i, n) in state["nsolo"]["rows"][row].as_array()?.iter().enumerate() {
-                let name = format!("{row}{}", i + 1);
-                let n = n.as_u64()?;
-                if left == 0 || n == 0 || Some(name.as_str()) == skip {
-                    continue;
-                }
-                let take = n.min(left);
-                left -= take;
-                items.push(format!("{name}:{take}"));
-            }
-        }
-        Some(format!("{pit}/{}", items.join(",")))
-    })
+    palabre_server::bots::move_from_state(state, round * 7)
 }
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]

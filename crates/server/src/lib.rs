@@ -9,6 +9,7 @@
 
 pub mod actions;
 pub mod api;
+pub mod bots;
 pub mod clock;
 pub mod error;
 pub mod events;

@@ -13,6 +13,11 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async};
 type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 async fn server() -> String {
+    serve_state().await.0
+}
+
+/// A server on port 0; returns its address and state.
+async fn serve_state() -> (String, AppState) {
     let state = AppState::open(&Config {
         db: None,
         ai_threads: 1,
@@ -20,10 +25,11 @@ async fn server() -> String {
     })
     .await
     .unwrap();
+    let router = app(state.clone());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, app(state)).await.unwrap() });
-    format!("127.0.0.1:{}", addr.port())
+    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    (format!("127.0.0.1:{}", addr.port()), state)
 }
 
 async fn post(addr: &str, path: &str, body: Value, seat: Option<&str>) -> (u16, Value) {
@@ -340,14 +346,7 @@ async fn teams_of_three_and_two_take_turns_in_joining_order() {
                 "{side} round {round}"
             );
             assert_eq!(state["next_hand"]["side"], side);
-            let legal = &state["legal"][0];
-            let pit = legal["pit"].as_str().unwrap();
-            let bonus = legal["bonus"].as_u64().unwrap();
-            let m = if bonus == 0 {
-                pit.to_owned()
-            } else {
-                bonus_move(&state, pit, legal["capture"].as_str(), bonus)
-            };
+            let m = palabre_server::bots::move_from_state(&state, 0).unwrap();
             let wrong = seat(side, (hand + 1) % team);
             let (status, e) = post(
                 &addr,
@@ -372,34 +371,6 @@ async fn teams_of_three_and_two_take_turns_in_joining_order() {
             ply += 1;
         }
     }
-}
-
-/// A bonus taken from the victim's first non-empty pits, in canonical order.
-fn bonus_move(state: &Value, pit: &str, capture: Option<&str>, mut left: u64) -> String {
-    let rows = if pit.starts_with(['A', 'B']) {
-        ["C", "D"]
-    } else {
-        ["A", "B"]
-    };
-    let mut items = Vec::new();
-    for row in rows {
-        for (i, n) in state["nsolo"]["rows"][row]
-            .as_array()
-            .unwrap()
-            .iter()
-            .enumerate()
-        {
-            let name = format!("{row}{}", i + 1);
-            let n = n.as_u64().unwrap();
-            if left == 0 || n == 0 || Some(name.as_str()) == capture {
-                continue;
-            }
-            let take = n.min(left);
-            left -= take;
-            items.push(format!("{name}:{take}"));
-        }
-    }
-    format!("{pit}/{}", items.join(","))
 }
 
 #[tokio::test]
@@ -449,17 +420,7 @@ async fn clocks_run_with_increments() {
 
 #[tokio::test]
 async fn a_flag_falls_when_the_running_clock_reaches_zero() {
-    let state = AppState::open(&Config {
-        db: None,
-        ai_threads: 1,
-        ..Config::default()
-    })
-    .await
-    .unwrap();
-    let router = app(state.clone());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = format!("127.0.0.1:{}", listener.local_addr().unwrap().port());
-    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    let (addr, state) = serve_state().await;
     let body = json!({"game": "yote", "opponent": "online", "side": "red", "name": "Awa", "time_control": "5+3"});
     let (_, a) = post(&addr, "/api/games", body, None).await;
     let id = a["id"].as_str().unwrap().to_owned();
