@@ -197,6 +197,7 @@ impl Store {
     pub async fn lobby(&self) -> sqlx::Result<Vec<Listing>> {
         self.listings(
             "WHERE g.opponent = 'online' AND g.result_reason IS NULL AND g.ended_reason IS NULL",
+            "g.created_at",
             200,
         )
         .await
@@ -204,16 +205,16 @@ impl Store {
 
     /// Finished games, newest first.
     pub async fn records(&self) -> sqlx::Result<Vec<Listing>> {
-        self.listings("WHERE g.result_reason IS NOT NULL", 200)
+        self.listings("WHERE g.result_reason IS NOT NULL", "g.finished_at", 200)
             .await
     }
 
-    async fn listings(&self, filter: &str, limit: i64) -> sqlx::Result<Vec<Listing>> {
+    async fn listings(&self, filter: &str, order: &str, limit: i64) -> sqlx::Result<Vec<Listing>> {
         let sql = format!(
             "SELECT g.id, g.game, g.size, g.opponent, g.time_control, g.team_size, g.started_at_ms, \
-             g.result_winner, g.result_reason, g.updated_at, \
+             g.result_winner, g.result_reason, COALESCE(g.finished_at, g.updated_at) AS updated_at, \
              (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) AS moves \
-             FROM games g {filter} ORDER BY g.updated_at DESC LIMIT ?"
+             FROM games g {filter} ORDER BY {order} DESC LIMIT ?"
         );
         let rows = sqlx::query(&sql).bind(limit).fetch_all(&self.pool).await?;
         Ok(rows
@@ -243,7 +244,7 @@ impl Store {
         notation: &str,
         clock_ms: Option<i64>,
     ) -> sqlx::Result<()> {
-        let mut tx = self.pool.begin().await?;
+        // One statement, so one round trip and atomic on its own.
         sqlx::query(
             "INSERT INTO moves (game_id, ply, notation, played_at, played_at_ms, clock_ms) \
              VALUES (?, ?, ?, ?, ?, ?)",
@@ -254,14 +255,9 @@ impl Store {
         .bind(now())
         .bind(crate::clock::now_ms())
         .bind(clock_ms)
-        .execute(&mut *tx)
+        .execute(&self.pool)
         .await?;
-        sqlx::query("UPDATE games SET updated_at = ? WHERE id = ?")
-            .bind(now())
-            .bind(id)
-            .execute(&mut *tx)
-            .await?;
-        tx.commit().await
+        Ok(())
     }
 
     /// Deletes the moves from `ply` on (a take-back).

@@ -210,18 +210,19 @@ async fn refused_moves_change_nothing() {
         (Some(1), Some("black"))
     );
     assert_eq!(v["last"]["animation"]["kind"], "place");
-    let (status, v) = call(
-        &app,
-        "POST",
-        &uri,
-        Some(&seat),
-        Some(json!({"move": "c3", "ply": 0})),
-    )
-    .await;
+    let again = json!({"move": "c3", "ply": 0});
+    let (status, v) = call(&app, "POST", &uri, Some(&seat), Some(again)).await;
+    assert_eq!(
+        (status, v["ply"].as_u64()),
+        (StatusCode::OK, Some(1)),
+        "a repeated request is answered, not replayed"
+    );
+    let other = json!({"move": "d3", "ply": 0});
+    let (status, v) = call(&app, "POST", &uri, Some(&seat), Some(other)).await;
     assert_eq!(
         (status, code(&v)),
         (StatusCode::CONFLICT, "stale_ply"),
-        "a replayed request is stale"
+        "another move at an old ply is stale"
     );
 }
 
