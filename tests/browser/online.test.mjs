@@ -26,6 +26,7 @@ test('two browsers play each other through the invite link to the end screen', {
     await awa.check('input[name="side"][value="first"]');
     await Promise.all([awa.waitForURL(/\/partie\//), awa.click('#start')]);
     const id = awa.url().split('/').pop();
+    await awa.waitForSelector('[data-invite][href*="/rejoindre"]');
     const invite = await awa.getAttribute('[data-invite]', 'href');
     assert.match(invite, new RegExp(`/partie/${id}/rejoindre$`));
     await shot(awa, 'online-waiting-invite');
