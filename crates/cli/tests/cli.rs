@@ -103,6 +103,17 @@ fn replay_detects_repetition_at_the_exact_ply() {
 }
 
 #[test]
+fn numbers_may_carry_leading_zeros() {
+    let (code, out, _) = palabre(&["perft", "yote", "1", "--fen", "5/5/5/5/5 0012 012 r 000"]);
+    assert_eq!((code, out.as_str()), (0, "25\n"));
+    let fen = "2,2,2,2,2,2,2,2/0,2,2,2,2,2,2,2/2,0002,2,2,2,2,2,0/2,2,2,2,2,2,2,2 s";
+    let (code, out, _) = palabre(&["perft", "nsolo", "1", "--fen", fen]);
+    assert_eq!((code, out.as_str()), (0, "847\n"));
+    let (code, _, err) = palabre(&["perft", "yote", "1", "--fen", "5/5/5/5/5 99999999 12 r 0"]);
+    assert_eq!(code, 2, "{err}");
+}
+
+#[test]
 fn input_errors_exit_2_with_one_line_and_no_output() {
     let cases: &[&[&str]] = &[
         &["perft", "yote", "2", "--fen", "5/5/5/5/6 12 12 r 0"],

@@ -48,7 +48,7 @@ fn parse_row(text: &str, row: Row) -> Result<Vec<u16>, ParseError> {
     text.split(',')
         .enumerate()
         .map(|(i, count)| {
-            if count.is_empty() || count.len() > 3 || !count.bytes().all(|b| b.is_ascii_digit()) {
+            if count.is_empty() || !count.bytes().all(|b| b.is_ascii_digit()) {
                 return Err(ParseError::new(format!(
                     "row {row:?} column {}: {count:?} is not a count",
                     i + 1
@@ -56,7 +56,7 @@ fn parse_row(text: &str, row: Row) -> Result<Vec<u16>, ParseError> {
             }
             count
                 .parse()
-                .map_err(|_| ParseError::new(format!("bad count {count:?}")))
+                .map_err(|_| ParseError::new(format!("count {count:?} is too large")))
         })
         .collect()
 }

@@ -62,7 +62,7 @@ fn parse_rank(text: &str, rank: u8, balls: &mut [u32; 2]) -> Result<(), ParseErr
 
 fn parse_count(field: Option<&str>, name: &str) -> Result<u8, ParseError> {
     let text = field.ok_or_else(|| ParseError::new(format!("missing {name}")))?;
-    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) || text.len() > 3 {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
         return Err(ParseError::new(format!("{name} {text:?} is not a number")));
     }
     text.parse()
