@@ -83,6 +83,11 @@ impl fmt::Debug for Bonus {
 
 /// The number of ways to take `stones` from pits holding `caps`: the
 /// coefficient of `z^stones` in the product of `1 + z + … + z^cap`.
+///
+/// It fits a `u128`: each distribution is at least one choice of `b` of the
+/// victim's `R` stones, so there are at most C(R, b), with b = min(k, R) and
+/// R ≤ 142 − k (k the front capture); the largest such C(142 − k, k) is
+/// below 2^97.
 pub fn count_distributions(caps: &[u8], stones: u8) -> u128 {
     let b = usize::from(stones);
     let mut ways = [0u128; 256];
