@@ -16,7 +16,9 @@ use palabre_ai::{Level, Limits, Params, Request, SearchLimit};
 /// How a contestant is named on the command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Spec {
-    Level(Level),
+    /// A level; `level@N` also sets how many Nsolo bonus policies its search
+    /// compares for each capture (to measure the bonus choice).
+    Level(Level, Option<usize>),
     Greedy,
     Engine(String),
 }
@@ -31,8 +33,24 @@ impl FromStr for Spec {
         if s == "greedy" {
             return Ok(Spec::Greedy);
         }
-        s.parse()
-            .map(Spec::Level)
+        let (level, policies) = match s.split_once('@') {
+            Some((level, n)) => {
+                let n: usize = n
+                    .parse()
+                    .map_err(|_| format!("bad policy count in {s:?}"))?;
+                if !(1..=palabre_ai::nsolo::POLICIES.len()).contains(&n) {
+                    return Err(format!(
+                        "{s:?}: 1 to {} policies",
+                        palabre_ai::nsolo::POLICIES.len()
+                    ));
+                }
+                (level, Some(n))
+            }
+            None => (s, None),
+        };
+        level
+            .parse()
+            .map(|l| Spec::Level(l, policies))
             .map_err(|e| format!("{e}, greedy or engine:<command>"))
     }
 }
@@ -40,7 +58,8 @@ impl FromStr for Spec {
 impl std::fmt::Display for Spec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Spec::Level(l) => write!(f, "{l}"),
+            Spec::Level(l, None) => write!(f, "{l}"),
+            Spec::Level(l, Some(n)) => write!(f, "{l}@{n}"),
             Spec::Greedy => f.write_str("greedy"),
             Spec::Engine(cmd) => write!(f, "engine:{cmd}"),
         }
@@ -71,9 +90,12 @@ pub enum Contestant {
 impl Contestant {
     pub fn new(spec: &Spec, params: &Params) -> anyhow::Result<Contestant> {
         Ok(match spec {
-            Spec::Level(level) => Contestant::Level {
+            Spec::Level(level, policies) => Contestant::Level {
                 level: *level,
-                params: params.clone(),
+                params: Params {
+                    nsolo_policies: policies.unwrap_or(params.nsolo_policies),
+                    ..params.clone()
+                },
                 tt: Box::new(Table::new(params.tt_bits)),
             },
             Spec::Greedy => Contestant::Greedy,
@@ -172,5 +194,27 @@ impl Drop for Engine {
     fn drop(&mut self) {
         let _ = self.send("quit");
         let _ = self.child.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_read_levels_policies_and_engines() {
+        assert_eq!("expert".parse(), Ok(Spec::Level(Level::Expert, None)));
+        assert_eq!(
+            "confirme@1".parse(),
+            Ok(Spec::Level(Level::Confirme, Some(1)))
+        );
+        assert_eq!("greedy".parse(), Ok(Spec::Greedy));
+        assert_eq!(
+            "engine:palabre engine".parse(),
+            Ok(Spec::Engine("palabre engine".into()))
+        );
+        assert!("expert@9".parse::<Spec>().is_err());
+        assert!("grandmaster".parse::<Spec>().is_err());
+        assert_eq!(Spec::Level(Level::Expert, Some(2)).to_string(), "expert@2");
     }
 }
