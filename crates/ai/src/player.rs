@@ -230,17 +230,29 @@ fn pick_like_a_person<G: SearchGame>(
     candidates.last().map(|c| c.0)
 }
 
-/// Whether the machine accepts a draw: when it does not think itself better
-/// after a fixed-depth look.
-pub fn accepts_draw(position: &AnyPosition, history: &[u64], params: &Params) -> bool {
-    let req = Request {
+/// The search that decides a draw offer: a fixed-depth look.
+pub fn draw_request(position: &AnyPosition, history: &[u64]) -> Request {
+    Request {
         position: position.clone(),
         history: history.to_vec(),
         level: Level::Confirme,
         limits: Limits::new(),
         seed: 0,
-    };
-    let mut tt = Table::new(16);
-    let thought = think(&req, params, &mut tt, &AtomicBool::new(false), |_| {});
+    }
+}
+
+/// Whether the answer to [`draw_request`] accepts the draw: when the side
+/// to move does not think itself better.
+pub fn accepts(thought: &Thought, params: &Params) -> bool {
     thought.best.is_none() || thought.score <= params.draw_accept_margin
+}
+
+/// Whether the machine accepts a draw, searched on the caller's thread.
+pub fn accepts_draw(position: &AnyPosition, history: &[u64], params: &Params) -> bool {
+    let mut tt = Table::new(16);
+    let req = draw_request(position, history);
+    accepts(
+        &think(&req, params, &mut tt, &AtomicBool::new(false), |_| {}),
+        params,
+    )
 }

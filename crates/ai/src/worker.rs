@@ -139,6 +139,16 @@ impl Pool {
         }
     }
 
+    /// Whether a new request would be refused now.
+    pub fn is_full(&self) -> bool {
+        self.jobs.as_ref().is_none_or(Sender::is_full)
+    }
+
+    /// Requests waiting for a thread.
+    pub fn queued(&self) -> usize {
+        self.jobs.as_ref().map_or(0, Sender::len)
+    }
+
     /// Queues a request; `reply` is called with the answer on a pool thread.
     /// Returns the flag that stops this search early.
     pub fn submit(

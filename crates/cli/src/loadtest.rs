@@ -3,7 +3,7 @@
 //! acknowledged) and errors, then checks in the database that every
 //! acknowledged move is there exactly once.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -34,6 +34,8 @@ struct Tally {
     errors: usize,
     /// Acknowledged moves: game id → ply → notation.
     acked: HashMap<String, HashMap<usize, String>>,
+    /// Every move sent, acknowledged or not: game id → (ply, notation).
+    sent: HashMap<String, HashSet<(usize, String)>>,
 }
 
 /// A random legal move of the state.
@@ -118,6 +120,13 @@ async fn bot(
                     };
                     tokio::time::sleep(think).await;
                     pending = Some((ply, notation.clone(), Instant::now()));
+                    tally
+                        .lock()
+                        .await
+                        .sent
+                        .entry(id.clone())
+                        .or_default()
+                        .insert((ply, notation.clone()));
                     ws.send(Message::text(
                         json!({"type": "move", "move": notation, "ply": ply}).to_string(),
                     ))
@@ -191,27 +200,41 @@ async fn slot(
     Ok(())
 }
 
+/// Counts, for one game, the acknowledged moves the store lost or changed
+/// (`missing`) and the stored moves that are extra copies (`doubled`): a
+/// ply stored more than once, or a stored move that no bot sent at that ply
+/// (a move stored twice lands on the next ply).
+pub fn compare(
+    acked: &HashMap<usize, String>,
+    sent: &HashSet<(usize, String)>,
+    stored: &[(usize, String)],
+) -> (usize, usize) {
+    let mut at: HashMap<usize, Vec<&str>> = HashMap::new();
+    for (ply, notation) in stored {
+        at.entry(*ply).or_default().push(notation);
+    }
+    let missing = acked
+        .iter()
+        .filter(|(ply, n)| at.get(ply).is_none_or(|v| !v.contains(&n.as_str())))
+        .count();
+    let repeated: usize = at.values().map(|v| v.len() - 1).sum();
+    let unsent = stored
+        .iter()
+        .filter(|(ply, n)| !sent.contains(&(*ply, n.clone())))
+        .count();
+    (missing, repeated + unsent)
+}
+
 /// Compares the acknowledged moves with the database's.
-async fn check(
-    db: &str,
-    acked: &HashMap<String, HashMap<usize, String>>,
-) -> anyhow::Result<(usize, usize)> {
+async fn check(db: &str, t: &Tally) -> anyhow::Result<(usize, usize)> {
     let store = palabre_server::store::Store::open(db).await?;
     let (mut missing, mut doubled) = (0, 0);
-    for (id, moves) in acked {
-        let (_, stored) = store.load(id).await?.context("a game is missing")?;
-        for (ply, notation) in moves {
-            match stored.get(*ply) {
-                Some(m) if m.notation == *notation => {}
-                _ => missing += 1,
-            }
-        }
-        let mut seen = std::collections::HashSet::new();
-        doubled += stored
-            .iter()
-            .enumerate()
-            .filter(|(ply, _)| !seen.insert(*ply))
-            .count();
+    let empty = HashSet::new();
+    for (id, acked) in &t.acked {
+        let stored = store.moves(id).await?;
+        let (m, d) = compare(acked, t.sent.get(id).unwrap_or(&empty), &stored);
+        missing += m;
+        doubled += d;
     }
     Ok((missing, doubled))
 }
@@ -268,7 +291,7 @@ pub fn run(settings: Settings) -> anyhow::Result<()> {
         println!("errors {}, failed slots {failures}", t.errors);
         match &settings.db {
             Some(db) => {
-                let (missing, doubled) = check(db, &t.acked).await?;
+                let (missing, doubled) = check(db, &t).await?;
                 println!("database: {missing} acknowledged moves missing, {doubled} doubled");
                 if missing + doubled > 0 {
                     bail!("the database lost or doubled acknowledged moves");
@@ -278,4 +301,33 @@ pub fn run(settings: Settings) -> anyhow::Result<()> {
         }
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_check_counts_lost_and_doubled_moves() {
+        let acked: HashMap<usize, String> = [(0, "c3".to_owned()), (1, "d4".to_owned())].into();
+        let sent: HashSet<(usize, String)> = [(0, "c3".to_owned()), (1, "d4".to_owned())].into();
+        let good = [(0, "c3".to_owned()), (1, "d4".to_owned())];
+        assert_eq!(compare(&acked, &sent, &good), (0, 0));
+        // d4 stored again at ply 2: doubled, not missing.
+        let twice = [
+            (0, "c3".to_owned()),
+            (1, "d4".to_owned()),
+            (2, "d4".to_owned()),
+        ];
+        assert_eq!(compare(&acked, &sent, &twice), (0, 1));
+        // The same ply twice (a store without a key on plies).
+        let same_ply = [
+            (0, "c3".to_owned()),
+            (0, "c3".to_owned()),
+            (1, "d4".to_owned()),
+        ];
+        assert_eq!(compare(&acked, &sent, &same_ply), (0, 1));
+        // d4 lost.
+        assert_eq!(compare(&acked, &sent, &good[..1]), (1, 0));
+    }
 }

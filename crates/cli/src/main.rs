@@ -10,6 +10,7 @@ mod conformance;
 mod contestant;
 mod engine;
 mod loadtest;
+mod serve;
 mod start;
 
 use std::process::ExitCode;
@@ -36,14 +37,7 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Serve the website and its API (the default).
-    Serve {
-        /// Address to listen on.
-        #[arg(long, default_value = "127.0.0.1:8080")]
-        addr: String,
-        /// SQLite file holding the games.
-        #[arg(long, default_value = "palabre.db")]
-        db: String,
-    },
+    Serve(serve::ServeArgs),
     /// Count the move sequences of a given length from a position.
     Perft {
         game: Game,
@@ -136,28 +130,22 @@ impl From<std::io::Error> for Failure {
     }
 }
 
-fn serve(addr: String, db: String) -> anyhow::Result<()> {
+fn serve(args: serve::ServeArgs) -> anyhow::Result<()> {
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
         )
         .init();
-    let config = palabre_server::Config {
-        addr,
-        db: Some(db),
-        ..palabre_server::Config::default()
-    };
-    tokio::runtime::Runtime::new()?.block_on(palabre_server::serve(config))
+    tokio::runtime::Runtime::new()?.block_on(palabre_server::serve(args.config()))
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let command = cli.command.unwrap_or(Command::Serve {
-        addr: "127.0.0.1:8080".into(),
-        db: "palabre.db".into(),
-    });
+    let command = cli
+        .command
+        .unwrap_or_else(|| Command::Serve(serve::ServeArgs::default()));
     let result = match command {
-        Command::Serve { addr, db } => serve(addr, db).map_err(Failure::Other),
+        Command::Serve(args) => serve(args).map_err(Failure::Other),
         Command::Perft {
             game,
             depth,

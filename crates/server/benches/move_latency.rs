@@ -45,8 +45,7 @@ async fn main() {
     let db = dir.path().join("bench.db").to_string_lossy().into_owned();
     let state = AppState::open(&Config {
         db: Some(db),
-        ai_threads: 1,
-        ..Config::default()
+        ..Config::testing()
     })
     .await
     .unwrap();

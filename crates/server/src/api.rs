@@ -1,29 +1,32 @@
 //! `/api/games`: create a game, join one, read it, move, resign, offer a
-//! draw, abort, take back, ask for a hint. The work is done in
-//! [`crate::actions`]; this module speaks HTTP.
+//! draw, abort, start, take back, ask for a rematch or a hint. Every change
+//! is a command to the game's owner ([`crate::game`]); this module speaks
+//! HTTP.
 
-use std::sync::atomic::AtomicBool;
-use std::time::Duration;
+use std::sync::Arc;
 
 use axum::extract::{FromRequest, Path, Query, Request, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use palabre_ai::player::think;
-use palabre_ai::tt::Table;
-use palabre_ai::{Level, Limits, Request as AiRequest, SearchLimit};
+use palabre_ai::Level;
 use palabre_rules::{nsolo, yote};
-use serde::Deserialize;
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 
-use crate::actions::{self, Played, publish};
 use crate::clock::TimeControl;
+use crate::domain::{GameKind, Opponent, Side};
 use crate::error::AppError;
-use crate::seats::{Role, authorise, random_token, seat_hash};
-use crate::session::sides;
+use crate::game::{Action, Command, Done, DrawAction, Games, Joined};
+use crate::guards::ClientIp;
+use crate::names::display_name;
+use crate::seats::{bearer, random_token, seat_hash};
 use crate::state::AppState;
-use crate::store::GameRow;
-use crate::view::{self, State as GameState};
+use crate::store::{GameRow, Member};
+use crate::thinker::Lane;
+use crate::view;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -35,7 +38,8 @@ pub fn router() -> Router<AppState> {
         .route("/api/games/{id}/draw", post(draw))
         .route("/api/games/{id}/abort", post(abort))
         .route("/api/games/{id}/start", post(start))
-        .route("/api/games/{id}/takeback", post(takeback))
+        .route("/api/games/{id}/takeback", post(take_back))
+        .route("/api/games/{id}/rematch", post(rematch_route))
         .route("/api/games/{id}/hint", get(hint))
 }
 
@@ -63,6 +67,22 @@ fn optional_body<T: DeserializeOwned + Default>(bytes: &[u8]) -> Result<T, AppEr
     serde_json::from_slice(bytes).map_err(|e| AppError::BadRequest(e.to_string()))
 }
 
+/// A state already serialised by the game's owner.
+fn raw(state: &Arc<str>) -> Box<RawValue> {
+    RawValue::from_string(state.to_string())
+        .unwrap_or_else(|_| RawValue::from_string("null".into()).expect("null is JSON"))
+}
+
+/// A JSON answer that is a state.
+fn state_response(status: StatusCode, state: &Arc<str>) -> Response {
+    (
+        status,
+        [(header::CONTENT_TYPE, "application/json")],
+        state.to_string(),
+    )
+        .into_response()
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NewGame {
@@ -76,122 +96,148 @@ pub struct NewGame {
     time_control: Option<String>,
 }
 
-#[derive(Debug, serde::Serialize)]
+#[derive(Debug, Serialize)]
 pub struct Created {
     id: String,
     seat: String,
-    side: Option<String>,
+    side: Option<Side>,
     #[serde(skip_serializing_if = "Option::is_none")]
     invite: Option<String>,
-    state: GameState,
+    state: Box<RawValue>,
 }
 
-fn start_fen(game: &str, size: u8) -> Result<(String, u8), AppError> {
-    match game {
-        "yote" => Ok((yote::Position::START.to_string(), 5)),
-        "nsolo" => nsolo::Position::start(size)
+fn bad(e: impl std::fmt::Display) -> AppError {
+    AppError::BadRequest(e.to_string())
+}
+
+fn start_fen(kind: GameKind, size: u8) -> Result<(String, u8), AppError> {
+    match kind {
+        GameKind::Yote => Ok((yote::Position::START.to_string(), 5)),
+        GameKind::Nsolo => nsolo::Position::start(size)
             .map(|p| (p.to_string(), size))
-            .map_err(|_| AppError::BadRequest(format!("size {size} is outside 8 to 36"))),
-        other => Err(AppError::BadRequest(format!(
-            "unknown game {other:?} (yote, nsolo)"
-        ))),
+            .map_err(|_| bad(format!("size {size} is outside 8 to 36"))),
     }
 }
 
-fn chosen_side(game: &str, asked: Option<&str>) -> Result<String, AppError> {
-    let sides = sides(game);
+fn chosen_side(kind: GameKind, asked: Option<&str>) -> Result<Side, AppError> {
     match asked.unwrap_or("random") {
-        "random" => Ok(sides[usize::from(rand::random::<bool>())].to_owned()),
-        s if sides.contains(&s) => Ok(s.to_owned()),
-        s => Err(AppError::BadRequest(format!(
-            "side {s:?} is not one of {sides:?} or random"
-        ))),
+        "random" => Ok(kind.sides()[usize::from(rand::random::<bool>())]),
+        s => s
+            .parse::<Side>()
+            .ok()
+            .and_then(|side| kind.side(side))
+            .ok_or_else(|| {
+                bad(format!(
+                    "side {s:?} is not one of {:?} or random",
+                    kind.sides()
+                ))
+            }),
     }
 }
 
-fn parse_level(level: Option<&str>, default: &str) -> Result<Level, AppError> {
-    level
-        .unwrap_or(default)
+fn parse_level(level: Option<&str>, default: Level) -> Result<Level, AppError> {
+    level.map_or(Ok(default), |l| l.parse().map_err(bad))
+}
+
+/// A new game's row, its first member (online) and the creator's seat.
+fn new_game(req: NewGame) -> Result<(GameRow, Option<Member>, String, Option<Side>), AppError> {
+    let kind: GameKind = req.game.parse().map_err(bad)?;
+    let (fen, size) = start_fen(kind, req.size.unwrap_or(8))?;
+    let opponent: Opponent = req
+        .opponent
+        .as_deref()
+        .unwrap_or("machine")
         .parse()
-        .map_err(|e: palabre_ai::level::UnknownLevel| AppError::BadRequest(e.to_string()))
+        .map_err(bad)?;
+    let level = parse_level(req.level.as_deref(), Level::Debutant)?;
+    let time_control: TimeControl = req
+        .time_control
+        .as_deref()
+        .unwrap_or("none")
+        .parse()
+        .map_err(bad)?;
+    if opponent == Opponent::Machine && time_control != TimeControl::None {
+        return Err(bad("time controls are for games between people"));
+    }
+    let team_size = req.team_size.unwrap_or(1);
+    if !(1..=6).contains(&team_size)
+        || (team_size > 1 && (kind != GameKind::Nsolo || opponent != Opponent::Online))
+    {
+        return Err(bad("team_size is 1, or up to 6 for online Nsolo"));
+    }
+    let side = match opponent {
+        Opponent::Machine | Opponent::Online => Some(chosen_side(kind, req.side.as_deref())?),
+        Opponent::Local => None,
+    };
+    let seat = random_token(16);
+    let first = match (opponent, side) {
+        (Opponent::Online, Some(side)) => Some(Member {
+            side,
+            position: 0,
+            name: display_name(req.name.as_deref().unwrap_or(""))?,
+            seat_hash: seat_hash(&seat),
+        }),
+        _ => None,
+    };
+    let online = opponent == Opponent::Online;
+    let row = GameRow {
+        id: random_token(6),
+        kind,
+        size,
+        start_fen: fen,
+        opponent,
+        level,
+        human: if online { None } else { side },
+        seat_hash: seat_hash(&seat),
+        ended: None,
+        team_size,
+        time_control,
+        // Games against the machine or on one screen start at once.
+        started_at_ms: (!online).then(crate::clock::now_ms),
+        rematch_id: None,
+        damaged: None,
+    };
+    Ok((row, first, seat, side))
+}
+
+/// The state of a game, freshly made by its owner.
+async fn state_of(games: &Games, id: &str) -> Result<Arc<str>, AppError> {
+    games
+        .read(id, |g| {
+            serde_json::to_string(&view::state(g)).map(Arc::<str>::from)
+        })
+        .await?
+        .map_err(|e| AppError::Internal(e.into()))
 }
 
 async fn create(
     State(app): State<AppState>,
+    ip: ClientIp,
     Body(req): Body<NewGame>,
 ) -> Result<(StatusCode, Json<Created>), AppError> {
-    let (fen, size) = start_fen(&req.game, req.size.unwrap_or(8))?;
-    let opponent = req.opponent.unwrap_or_else(|| "machine".into());
-    let level = parse_level(req.level.as_deref(), "debutant")?;
-    let control = req.time_control.as_deref().unwrap_or("none");
-    control
-        .parse::<TimeControl>()
-        .map_err(AppError::BadRequest)?;
-    let team_size = req.team_size.unwrap_or(1);
-    if !(1..=6).contains(&team_size)
-        || (team_size > 1 && (req.game != "nsolo" || opponent != "online"))
-    {
-        return Err(AppError::BadRequest(
-            "team_size is 1, or up to 6 for online Nsolo".into(),
-        ));
-    }
-    let side = match opponent.as_str() {
-        "machine" | "online" => Some(chosen_side(&req.game, req.side.as_deref())?),
-        "local" => None,
-        other => {
-            return Err(AppError::BadRequest(format!(
-                "opponent {other:?} is not machine, local or online"
-            )));
-        }
-    };
-    let online = opponent == "online";
-    let creator = match (online, &side) {
-        (true, Some(side)) => Some((
-            actions::display_name(req.name.as_deref().unwrap_or(""))?,
-            side.clone(),
-        )),
-        _ => None,
-    };
-    let seat = random_token(16);
-    let row = GameRow {
-        id: random_token(6),
-        game: req.game,
-        size,
-        start_fen: fen,
-        opponent,
-        level: level.to_string(),
-        human: if online { None } else { side.clone() },
-        seat_hash: seat_hash(&seat),
-        ended_winner: None,
-        ended_reason: None,
-        team_size,
-        time_control: control.to_owned(),
-        started_at_ms: None,
-        rematch_id: None,
-    };
-    let session = actions::create(&app, row.clone(), creator, &seat).await?;
-    crate::machine::reply_if_due(&app, &session).await;
-    let state = view::state(&*session.lock().await);
-    let invite = online.then(|| format!("/partie/{}/rejoindre", row.id));
+    app.guards.creates.check(ip)?;
+    let (row, first, seat, side) = new_game(req)?;
+    let id = row.id.clone();
+    let invite = (row.opponent == Opponent::Online).then(|| format!("/partie/{id}/rejoindre"));
+    app.games.create(row, first).await?;
+    let state = state_of(&app.games, &id).await?;
     Ok((
         StatusCode::CREATED,
         Json(Created {
-            id: row.id,
+            id,
             seat,
             side,
             invite,
-            state,
+            state: raw(&state),
         }),
     ))
 }
 
-async fn read(
-    State(app): State<AppState>,
-    Path(id): Path<String>,
-) -> Result<Json<GameState>, AppError> {
-    let session = app.session(&id).await?;
-    let s = session.lock().await;
-    Ok(Json(view::state(&s)))
+async fn read(State(app): State<AppState>, Path(id): Path<String>) -> Result<Response, AppError> {
+    Ok(state_response(
+        StatusCode::OK,
+        &state_of(&app.games, &id).await?,
+    ))
 }
 
 #[derive(Debug, Deserialize)]
@@ -201,22 +247,80 @@ pub struct JoinBody {
     side: Option<String>,
 }
 
-#[derive(Debug, serde::Serialize)]
-pub struct Joined {
+#[derive(Debug, Serialize)]
+pub struct JoinedBody {
     seat: String,
-    side: String,
-    state: GameState,
+    side: Side,
+    state: Box<RawValue>,
+}
+
+/// Joins game `id` on `side` (or the first side with a free place).
+pub async fn join_game(
+    games: &Games,
+    id: &str,
+    name: &str,
+    side: Option<Side>,
+) -> Result<Joined, AppError> {
+    games
+        .call(id, |reply| Command::Join {
+            name: name.to_owned(),
+            side,
+            reply,
+        })
+        .await
 }
 
 async fn join(
     State(app): State<AppState>,
     Path(id): Path<String>,
+    ip: ClientIp,
     Body(body): Body<JoinBody>,
-) -> Result<(StatusCode, Json<Joined>), AppError> {
-    let session = app.session(&id).await?;
-    let (seat, side) = actions::join(&app, &session, &body.name, body.side.as_deref()).await?;
-    let state = view::state(&*session.lock().await);
-    Ok((StatusCode::CREATED, Json(Joined { seat, side, state })))
+) -> Result<(StatusCode, Json<JoinedBody>), AppError> {
+    app.guards.joins.check(ip)?;
+    let side = body
+        .side
+        .as_deref()
+        .map(|s| s.parse::<Side>().map_err(bad))
+        .transpose()?;
+    let joined = join_game(&app.games, &id, &body.name, side).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(JoinedBody {
+            seat: joined.seat,
+            side: joined.side,
+            state: raw(&joined.state),
+        }),
+    ))
+}
+
+/// Sends an action to game `id` for the seat in `seat`.
+pub async fn act(
+    games: &Games,
+    id: &str,
+    seat: Option<String>,
+    action: Action,
+) -> Result<crate::game::Acted, AppError> {
+    games
+        .call(id, |reply| Command::Act {
+            seat: seat.clone(),
+            action: action.clone(),
+            reply,
+        })
+        .await
+}
+
+async fn act_http(
+    app: &AppState,
+    id: &str,
+    headers: &HeaderMap,
+    action: Action,
+) -> Result<Response, AppError> {
+    let acted = act(&app.games, id, bearer(headers), action).await?;
+    let status = match acted.done {
+        Done::Moved => StatusCode::CREATED,
+        _ => StatusCode::OK,
+    };
+    Ok(state_response(status, &acted.state))
 }
 
 #[derive(Debug, Deserialize)]
@@ -227,30 +331,17 @@ pub struct MoveBody {
     ply: usize,
 }
 
-async fn role_in(
-    app: &AppState,
-    id: &str,
-    headers: &HeaderMap,
-) -> Result<(crate::state::SharedSession, Role), AppError> {
-    let session = app.session(id).await?;
-    let role = authorise(headers, &*session.lock().await)?;
-    Ok((session, role))
-}
-
 async fn play_move(
     State(app): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
     Body(body): Body<MoveBody>,
-) -> Result<(StatusCode, Json<GameState>), AppError> {
-    let (session, role) = role_in(&app, &id, &headers).await?;
-    let played = actions::play(&app, &session, &role, &body.notation, body.ply).await?;
-    let status = if played == Played::New {
-        StatusCode::CREATED
-    } else {
-        StatusCode::OK
+) -> Result<Response, AppError> {
+    let action = Action::Move {
+        notation: body.notation,
+        ply: body.ply,
     };
-    Ok((status, Json(view::state(&*session.lock().await))))
+    act_http(&app, &id, &headers, action).await
 }
 
 #[derive(Debug, Deserialize, Default)]
@@ -264,17 +355,20 @@ async fn resign(
     Path(id): Path<String>,
     headers: HeaderMap,
     body: axum::body::Bytes,
-) -> Result<Json<GameState>, AppError> {
+) -> Result<Response, AppError> {
     let body: ResignBody = optional_body(&body)?;
-    let (session, role) = role_in(&app, &id, &headers).await?;
-    actions::resign(&app, &session, &role, body.side).await?;
-    Ok(Json(view::state(&*session.lock().await)))
+    let side = body
+        .side
+        .as_deref()
+        .map(|s| s.parse::<Side>().map_err(bad))
+        .transpose()?;
+    act_http(&app, &id, &headers, Action::Resign { side }).await
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DrawBody {
-    action: String,
+    action: DrawAction,
 }
 
 async fn draw(
@@ -282,70 +376,72 @@ async fn draw(
     Path(id): Path<String>,
     headers: HeaderMap,
     Body(body): Body<DrawBody>,
-) -> Result<Json<GameState>, AppError> {
-    let (session, role) = role_in(&app, &id, &headers).await?;
-    actions::draw(&app, &session, &role, &body.action).await?;
-    Ok(Json(view::state(&*session.lock().await)))
+) -> Result<Response, AppError> {
+    act_http(&app, &id, &headers, Action::Draw(body.action)).await
 }
 
 async fn abort(
     State(app): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> Result<Json<GameState>, AppError> {
-    let (session, _) = role_in(&app, &id, &headers).await?;
-    actions::abort(&app, &session).await?;
-    Ok(Json(view::state(&*session.lock().await)))
+) -> Result<Response, AppError> {
+    act_http(&app, &id, &headers, Action::Abort).await
 }
 
 async fn start(
     State(app): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> Result<Json<GameState>, AppError> {
-    let (session, _) = role_in(&app, &id, &headers).await?;
-    actions::start(&app, &session).await?;
-    Ok(Json(view::state(&*session.lock().await)))
+) -> Result<Response, AppError> {
+    act_http(&app, &id, &headers, Action::Start).await
 }
 
-/// Against the machine: back to the human's previous turn; on one screen:
-/// one ply back. A game ended by the position can be taken back too.
-async fn takeback(
+async fn take_back(
     State(app): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> Result<Json<GameState>, AppError> {
-    let (session, role) = role_in(&app, &id, &headers).await?;
-    if role != Role::Owner {
-        return Err(AppError::BadRequest(
-            "take-backs are for games against the machine or on one screen".into(),
-        ));
+) -> Result<Response, AppError> {
+    act_http(&app, &id, &headers, Action::TakeBack).await
+}
+
+/// The rematch game and this member's seat in it: the first asker creates
+/// it, the others join it.
+pub async fn rematch(
+    games: &Games,
+    id: &str,
+    seat: Option<String>,
+) -> Result<(String, String), AppError> {
+    match act(games, id, seat, Action::Rematch).await?.done {
+        Done::Rematch {
+            id,
+            seat: Some(seat),
+            ..
+        } => Ok((id, seat)),
+        Done::Rematch {
+            id,
+            seat: None,
+            side,
+            name,
+        } => {
+            let joined = join_game(games, &id, &name, Some(side)).await?;
+            Ok((id, joined.seat))
+        }
+        other => Err(AppError::Internal(anyhow::anyhow!(
+            "rematch answered {other:?}"
+        ))),
     }
-    let mut s = session.lock().await;
-    if s.ended.is_some() {
-        return Err(AppError::GameOver);
-    }
-    // Two plies when it is the human's turn (the machine's reply and the
-    // human's move), one otherwise.
-    let back = match &s.row.human {
-        Some(human) if s.play.turn() == *human => 2,
-        _ => 1,
-    };
-    let target = s
-        .play
-        .ply()
-        .checked_sub(back)
-        .ok_or(AppError::NothingToTakeBack)?;
-    app.store.truncate_moves(&id, target).await?;
-    app.store.set_result(&id, None).await?;
-    for _ in 0..back {
-        s.play.undo();
-    }
-    actions::stop_machine(&mut s);
-    s.draw_offer = None;
-    s.draw_declined = false;
-    publish(&s);
-    Ok(Json(view::state(&s)))
+}
+
+async fn rematch_route(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<(StatusCode, Json<serde_json::Value>), AppError> {
+    let (id, seat) = rematch(&app.games, &id, bearer(&headers)).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(serde_json::json!({ "id": id, "seat": seat })),
+    ))
 }
 
 #[derive(Debug, Deserialize)]
@@ -357,35 +453,23 @@ async fn hint(
     State(app): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
+    ip: ClientIp,
     Query(q): Query<HintQuery>,
 ) -> Result<Json<serde_json::Value>, AppError> {
-    let (session, role) = role_in(&app, &id, &headers).await?;
-    let level = parse_level(q.level.as_deref(), "confirme")?;
-    let (position, history) = {
-        let s = session.lock().await;
-        if s.result().is_some() {
-            return Err(AppError::GameOver);
-        }
-        if s.machine_to_move() || (s.is_online() && role == Role::Owner) {
-            return Err(AppError::NotYourTurn);
-        }
-        s.play.for_ai()
+    app.guards.hints.check(ip)?;
+    let level = parse_level(q.level.as_deref(), Level::Confirme)?;
+    let acted = act(&app.games, &id, bearer(&headers), Action::Hint { level }).await?;
+    let Done::Hint(request) = acted.done else {
+        return Err(AppError::Internal(anyhow::anyhow!(
+            "a hint answered {:?}",
+            acted.done
+        )));
     };
-    let params = (*app.params).clone();
-    let thought = tokio::task::spawn_blocking(move || {
-        let limits = Limits::new().with(SearchLimit::MoveTime(Duration::from_millis(1000)));
-        let req = AiRequest {
-            position,
-            history,
-            level,
-            limits,
-            seed: 0,
-        };
-        let mut tt = Table::new(16);
-        think(&req, &params, &mut tt, &AtomicBool::new(false), |_| {})
-    })
-    .await
-    .map_err(|e| AppError::Internal(e.into()))?;
+    let thought = app
+        .games
+        .thinker()
+        .think(Lane::for_level(level), *request)
+        .await?;
     Ok(Json(
         serde_json::json!({ "move": thought.best.map(|m| m.to_string()) }),
     ))

@@ -1,9 +1,9 @@
 //! The one error type of the server: a status, a string code and a message.
 //! Internal faults are logged with their details and answered with a bare
-//! `internal` code.
+//! `internal` code, over HTTP and over the live socket alike.
 
 use axum::Json;
-use axum::http::StatusCode;
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
@@ -17,11 +17,15 @@ pub enum AppError {
     MissingSeat,
     #[error("this seat does not play this game")]
     WrongSeat,
+    #[error("this page's origin may not use this server")]
+    ForbiddenOrigin,
+    #[error("{0}")]
+    Forbidden(&'static str),
     #[error("no such game")]
     NotFound,
     #[error("the game is at ply {current}, not {given}")]
     StalePly { current: usize, given: usize },
-    #[error("the machine is to move")]
+    #[error("it is not your turn")]
     NotYourTurn,
     #[error("the game is over")]
     GameOver,
@@ -29,7 +33,7 @@ pub enum AppError {
     NoDrawOffer,
     #[error("nothing to take back")]
     NothingToTakeBack,
-    #[error("request body too large")]
+    #[error("request too large")]
     TooLarge,
     #[error("the game waits for its players")]
     NotStarted,
@@ -39,12 +43,16 @@ pub enum AppError {
     GameFull,
     #[error("it is {0}'s hand")]
     NotYourHand(String),
-    #[error("too many messages")]
-    RateLimited,
+    #[error("the stored moves of this game do not replay; it is kept read-only")]
+    Damaged,
+    #[error("too many requests, try again in {0} s")]
+    RateLimited(u64),
+    #[error("too many connections")]
+    TooManyConnections,
     #[error("{0}")]
     IllegalMove(String),
-    #[error("the machine is busy, try again")]
-    Busy,
+    #[error("the machine is busy, try again in {0} s")]
+    Busy(u64),
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
 }
@@ -54,7 +62,9 @@ impl AppError {
         match self {
             AppError::BadRequest(_) | AppError::MalformedMove(_) => StatusCode::BAD_REQUEST,
             AppError::MissingSeat => StatusCode::UNAUTHORIZED,
-            AppError::WrongSeat => StatusCode::FORBIDDEN,
+            AppError::WrongSeat | AppError::ForbiddenOrigin | AppError::Forbidden(_) => {
+                StatusCode::FORBIDDEN
+            }
             AppError::NotFound => StatusCode::NOT_FOUND,
             AppError::StalePly { .. }
             | AppError::NotYourTurn
@@ -64,11 +74,14 @@ impl AppError {
             | AppError::NotStarted
             | AppError::AlreadyStarted
             | AppError::GameFull
-            | AppError::NotYourHand(_) => StatusCode::CONFLICT,
-            AppError::RateLimited => StatusCode::TOO_MANY_REQUESTS,
+            | AppError::NotYourHand(_)
+            | AppError::Damaged => StatusCode::CONFLICT,
+            AppError::RateLimited(_) | AppError::TooManyConnections => {
+                StatusCode::TOO_MANY_REQUESTS
+            }
             AppError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::IllegalMove(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            AppError::Busy => StatusCode::SERVICE_UNAVAILABLE,
+            AppError::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -79,6 +92,8 @@ impl AppError {
             AppError::MalformedMove(_) => "malformed_move",
             AppError::MissingSeat => "missing_seat",
             AppError::WrongSeat => "wrong_seat",
+            AppError::ForbiddenOrigin => "forbidden_origin",
+            AppError::Forbidden(_) => "forbidden",
             AppError::NotFound => "not_found",
             AppError::StalePly { .. } => "stale_ply",
             AppError::NotYourTurn => "not_your_turn",
@@ -90,11 +105,38 @@ impl AppError {
             AppError::AlreadyStarted => "already_started",
             AppError::GameFull => "game_full",
             AppError::NotYourHand(_) => "not_your_hand",
-            AppError::RateLimited => "rate_limited",
+            AppError::Damaged => "damaged",
+            AppError::RateLimited(_) => "rate_limited",
+            AppError::TooManyConnections => "too_many_connections",
             AppError::IllegalMove(_) => "illegal_move",
-            AppError::Busy => "busy",
+            AppError::Busy(_) => "busy",
             AppError::Internal(_) => "internal",
         }
+    }
+
+    /// Seconds after which a refused request may be tried again.
+    pub fn retry_after(&self) -> Option<u64> {
+        match self {
+            AppError::RateLimited(s) | AppError::Busy(s) => Some(*s),
+            AppError::TooManyConnections => Some(5),
+            _ => None,
+        }
+    }
+
+    /// The message a client may see: internal details are logged, not shown.
+    pub fn public_message(&self) -> String {
+        match self {
+            AppError::Internal(e) => {
+                tracing::error!("internal error: {e:#}");
+                "internal error".to_owned()
+            }
+            other => other.to_string(),
+        }
+    }
+
+    /// The error as JSON: `{"code", "message"}`.
+    pub fn body(&self) -> serde_json::Value {
+        json!({ "code": self.code(), "message": self.public_message() })
     }
 }
 
@@ -106,14 +148,11 @@ impl From<sqlx::Error> for AppError {
 
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
-        let message = match &self {
-            AppError::Internal(e) => {
-                tracing::error!("internal error: {e:#}");
-                "internal error".to_owned()
-            }
-            other => other.to_string(),
-        };
-        let body = json!({ "error": { "code": self.code(), "message": message } });
-        (self.status(), Json(body)).into_response()
+        let mut res = (self.status(), Json(json!({ "error": self.body() }))).into_response();
+        if let Some(s) = self.retry_after() {
+            res.headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(s));
+        }
+        res
     }
 }

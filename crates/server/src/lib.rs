@@ -1,62 +1,109 @@
 //! Palabre's web server.
 //!
-//! - [`app`] builds the whole router from one [`AppState`]: the API
-//!   ([`api`]), the live event streams ([`events`]) and the pages ([`pages`]).
-//! - [`store`] keeps games and moves in SQLite; [`session`] is a live game in
-//!   memory, replayed from the store; [`view`] is the JSON the pages read.
-//! - [`machine`] plays the machine's moves on the AI worker pool.
-//! - [`error`] is the one error type, with its string codes.
+//! - [`app`] builds the router from one [`AppState`]: the API ([`api`]),
+//!   the live socket ([`live`]), the lists ([`lobby`]), records
+//!   ([`archive`]), [`status`] and the pages ([`pages`]).
+//! - [`game`] gives each game one owner, a task that applies every change
+//!   to it in turn; [`store`] keeps games, moves and seats in SQLite.
+//! - [`domain`] names games, sides, opponents, statuses and ends as types;
+//!   [`play`] is a game's record; [`view`] is the JSON the pages read;
+//!   [`clock`] keeps time controls.
+//! - [`thinker`] runs every search on bounded pools.
+//! - [`config`] holds the settings and limits, [`guards`] enforces them,
+//!   [`net`] serves connections, [`error`] is the one error type.
 
-pub mod actions;
 pub mod api;
+pub mod archive;
 pub mod bots;
 pub mod clock;
+pub mod config;
+pub mod domain;
 pub mod error;
-pub mod events;
+pub mod game;
+pub mod guards;
 pub mod headers;
 pub mod live;
 pub mod lobby;
-pub mod machine;
+pub mod names;
+pub mod net;
 pub mod pages;
+pub mod play;
 pub mod seats;
-pub mod session;
 pub mod state;
+pub mod status;
 pub mod store;
-pub mod timer;
+pub mod thinker;
 pub mod view;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use tower_http::compression::CompressionLayer;
+use tower_http::timeout::{RequestBodyTimeoutLayer, TimeoutLayer};
+use tower_http::trace::TraceLayer;
 
-pub use state::{AppState, Config};
+pub use config::{Config, Limits};
+pub use state::AppState;
 
-/// Largest request body accepted.
+/// Largest request body accepted (imports have their own limit).
 pub const BODY_LIMIT: usize = 16 * 1024;
 
 /// The whole application.
 pub fn app(state: AppState) -> Router {
+    let timeout = state.guards.limits.request_timeout;
     Router::new()
         .merge(api::router())
-        .merge(events::router())
         .merge(live::router())
         .merge(lobby::router())
+        .merge(archive::router())
+        .merge(status::router())
         .merge(pages::router())
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(CompressionLayer::new())
         .layer(headers::security())
+        .layer(RequestBodyTimeoutLayer::new(timeout))
+        .layer(TimeoutLayer::with_status_code(
+            axum::http::StatusCode::REQUEST_TIMEOUT,
+            timeout,
+        ))
+        .layer(TraceLayer::new_for_http())
         .with_state(state)
 }
 
-/// Serves `app` on `addr` until Ctrl-C.
+/// Resolves on Ctrl-C or SIGTERM.
+async fn stop_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => drop(s.recv().await),
+            Err(_) => std::future::pending().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = term => {},
+    }
+}
+
+/// Serves Palabre until Ctrl-C or SIGTERM, then stops gracefully: no new
+/// connections, requests in progress finish, live connections are told,
+/// and the store is closed.
 pub async fn serve(config: Config) -> anyhow::Result<()> {
     let state = AppState::open(&config).await?;
     let listener = tokio::net::TcpListener::bind(&config.addr).await?;
     tracing::info!("Palabre serves http://{}", listener.local_addr()?);
-    axum::serve(listener, app(state))
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await?;
+    let shutdown = state.shutdown.clone();
+    let stop = async move {
+        stop_signal().await;
+        tracing::info!("stopping");
+        shutdown.cancel();
+    };
+    net::serve(listener, app(state.clone()), &config.limits, stop).await;
+    state.games.shut_down();
+    state.store().close().await;
     Ok(())
 }

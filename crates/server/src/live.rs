@@ -1,47 +1,42 @@
-//! `GET /api/games/{id}/ws`: the live socket of a game. After a `hello`
-//! (with a seat, or none for a spectator) it carries the player's actions in
-//! and every new state out. Messages are small and rate-limited; browsers
-//! must come from the server's own origin.
+//! `GET /api/games/{id}/ws`: the live socket of every game (against the
+//! machine, on one screen, online). After a `hello` (with a seat, or none
+//! for a spectator) it carries the player's actions in and every new state
+//! out. Messages are small and rate-limited; connections are counted per
+//! address, pinged, and closed when silent or too slow to read; browsers
+//! must come from an allowed origin.
 
-use std::time::{Duration, Instant};
+use std::num::NonZeroU32;
+use std::time::Duration;
 
 use axum::Router;
-use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, header};
+use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::routing::get;
+use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
+use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
 use serde::Deserialize;
 use serde_json::json;
+use tokio::sync::broadcast::error::RecvError;
+use tokio::time::Instant;
 
-use crate::actions::{self, Played, publish};
+use crate::api::{act, rematch};
 use crate::error::AppError;
-use crate::seats::{Role, role_of};
-use crate::state::{AppState, SharedSession};
-use crate::view;
+use crate::game::{Action, Command, Done, DrawAction, Subscription};
+use crate::guards::{ClientIp, SocketPlace};
+use crate::state::AppState;
 
-/// Largest message accepted from a client.
+/// Largest message the protocol uses; a larger one is answered `too_large`.
 pub const MAX_MESSAGE: usize = 4 * 1024;
-/// Messages a connection may send each second.
-pub const RATE: u32 = 20;
+/// Largest frame read at all; a larger one closes the connection.
+const MAX_FRAME: usize = 64 * 1024;
+/// A connection must say hello within this.
+const HELLO: Duration = Duration::from_secs(10);
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/api/games/{id}/ws", get(upgrade))
-}
-
-/// A browser's `Origin` must name this server (`Host`); other clients send none.
-fn same_origin(headers: &HeaderMap) -> bool {
-    let Some(origin) = headers.get(header::ORIGIN).and_then(|o| o.to_str().ok()) else {
-        return true;
-    };
-    let host = headers
-        .get(header::HOST)
-        .and_then(|h| h.to_str().ok())
-        .unwrap_or("");
-    origin
-        .split_once("://")
-        .is_some_and(|(_, rest)| rest == host)
 }
 
 async fn upgrade(
@@ -49,14 +44,17 @@ async fn upgrade(
     State(app): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
+    ip: ClientIp,
 ) -> Result<Response, AppError> {
-    if !same_origin(&headers) {
-        return Err(AppError::WrongSeat);
+    if !app.guards.origin_allowed(&headers) {
+        return Err(AppError::ForbiddenOrigin);
     }
-    let session = app.session(&id).await?;
+    let place = app.guards.open_socket(ip)?;
+    app.games.read(&id, |_| ()).await?;
     Ok(ws
-        .max_message_size(MAX_MESSAGE)
-        .on_upgrade(move |socket| connection(app, session, socket)))
+        .max_message_size(MAX_FRAME)
+        .max_frame_size(MAX_FRAME)
+        .on_upgrade(move |socket| connection(app, id, socket, place)))
 }
 
 #[derive(Debug, Deserialize)]
@@ -73,169 +71,210 @@ enum Incoming {
         ply: usize,
     },
     Draw {
-        action: String,
+        action: DrawAction,
     },
     Resign,
     Abort,
     Start,
+    Takeback,
     Rematch,
     Ping,
 }
 
 fn error(e: &AppError) -> String {
-    json!({"type": "error", "code": e.code(), "message": e.to_string()}).to_string()
+    let mut v = e.body();
+    v["type"] = json!("error");
+    if let Some(s) = e.retry_after() {
+        v["retry_after"] = json!(s);
+    }
+    v.to_string()
 }
 
 fn state_message(json: &str) -> String {
     format!(r#"{{"type":"state","state":{json}}}"#)
 }
 
-/// Counts messages per second.
-struct Limiter {
-    window: Instant,
-    count: u32,
+type Out = SplitSink<WebSocket, Message>;
+type In = SplitStream<WebSocket>;
+
+/// Writes a message, giving up on a client that does not read.
+async fn send(out: &mut Out, message: Message, within: Duration) -> bool {
+    matches!(
+        tokio::time::timeout(within, out.send(message)).await,
+        Ok(Ok(()))
+    )
 }
 
-impl Limiter {
-    fn allow(&mut self) -> bool {
-        if self.window.elapsed() >= Duration::from_secs(1) {
-            (self.window, self.count) = (Instant::now(), 0);
-        }
-        self.count += 1;
-        self.count <= RATE
-    }
+async fn close(out: &mut Out, code: u16, reason: &'static str, within: Duration) {
+    let frame = CloseFrame {
+        code,
+        reason: reason.into(),
+    };
+    let _ = send(out, Message::Close(Some(frame)), within).await;
 }
 
-async fn hello(socket: &mut WebSocket, session: &SharedSession) -> Result<Option<Role>, AppError> {
-    let first = tokio::time::timeout(Duration::from_secs(10), socket.recv()).await;
+/// The seat of the first message, which must be a hello.
+async fn hello(inbox: &mut In) -> Result<Option<String>, AppError> {
+    let first = tokio::time::timeout(HELLO, inbox.next()).await;
     let Ok(Some(Ok(Message::Text(text)))) = first else {
         return Err(AppError::BadRequest("say hello first".into()));
     };
     match serde_json::from_str::<Incoming>(&text) {
-        Ok(Incoming::Hello { seat: None, .. }) => Ok(None),
-        Ok(Incoming::Hello {
-            seat: Some(seat), ..
-        }) => role_of(&seat, &*session.lock().await)
-            .map(Some)
-            .ok_or(AppError::WrongSeat),
+        Ok(Incoming::Hello { seat, .. }) => Ok(seat),
         _ => Err(AppError::BadRequest("say hello first".into())),
     }
 }
 
-async fn presence(session: &SharedSession, role: &Option<Role>, delta: isize) {
-    if let Some(Role::Member { side, position }) = role {
-        let mut s = session.lock().await;
-        let n = s.presence.entry((side.clone(), *position)).or_default();
-        *n = n.saturating_add_signed(delta);
-        publish(&s);
+async fn connection(app: AppState, id: String, socket: WebSocket, _place: SocketPlace) {
+    let write = app.guards.limits.socket_write;
+    let (mut out, mut inbox) = socket.split();
+    let seat = match hello(&mut inbox).await {
+        Ok(seat) => seat,
+        Err(e) => {
+            let _ = send(&mut out, Message::Text(error(&e).into()), write).await;
+            return close(&mut out, 1008, "hello expected", write).await;
+        }
+    };
+    let subscribed = app
+        .games
+        .call(&id, |reply| Command::Subscribe {
+            seat: seat.clone(),
+            reply,
+        })
+        .await;
+    let sub = match subscribed {
+        Ok(sub) => sub,
+        Err(e) => {
+            let _ = send(&mut out, Message::Text(error(&e).into()), write).await;
+            return close(&mut out, 1008, "refused", write).await;
+        }
+    };
+    let role = sub.role;
+    serve(&app, &id, seat, sub, &mut out, &mut inbox).await;
+    if let Some(role) = role {
+        app.games.send(&id, Command::Leave { role }).await;
     }
 }
 
-async fn connection(app: AppState, session: SharedSession, mut socket: WebSocket) {
-    let role = match hello(&mut socket, &session).await {
-        Ok(role) => role,
-        Err(e) => {
-            let _ = socket.send(Message::Text(error(&e).into())).await;
-            return;
-        }
-    };
-    let (now, mut updates) = {
-        let s = session.lock().await;
-        (
-            serde_json::to_string(&view::state(&s)).unwrap_or_default(),
-            s.events.subscribe(),
-        )
-    };
-    let (mut out, mut inbox) = socket.split();
-    if out
-        .send(Message::Text(state_message(&now).into()))
-        .await
-        .is_err()
-    {
+/// Relays states out and actions in until either side stops.
+async fn serve(
+    app: &AppState,
+    id: &str,
+    seat: Option<String>,
+    sub: Subscription,
+    out: &mut Out,
+    inbox: &mut In,
+) {
+    let limits = &app.guards.limits;
+    let write = limits.socket_write;
+    let Subscription {
+        now, mut updates, ..
+    } = sub;
+    if !send(out, Message::Text(state_message(&now).into()), write).await {
         return;
     }
-    presence(&session, &role, 1).await;
-    let mut limiter = Limiter {
-        window: Instant::now(),
-        count: 0,
-    };
+    let rate: Option<DefaultDirectRateLimiter> = NonZeroU32::new(limits.socket_messages_per_second)
+        .map(|n| RateLimiter::direct(Quota::per_second(n)));
+    let mut ping = tokio::time::interval(limits.socket_ping);
+    let mut heard = Instant::now();
     loop {
-        tokio::select! {
+        let reply = tokio::select! {
             update = updates.recv() => match update {
-                Ok(json) => {
-                    if out.send(Message::Text(state_message(&json).into())).await.is_err() {
-                        break;
-                    }
-                }
-                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
-                    let json = serde_json::to_string(&view::state(&*session.lock().await)).unwrap_or_default();
-                    if out.send(Message::Text(state_message(&json).into())).await.is_err() {
-                        break;
-                    }
-                }
-                Err(_) => break,
+                Ok(json) => Some(state_message(&json)),
+                // Each state is whole: a reader that fell behind gets the latest.
+                Err(RecvError::Lagged(_)) => latest(app, id).await,
+                Err(RecvError::Closed) => break,
             },
             message = inbox.next() => {
-                let Some(Ok(message)) = message else { break };
-                let Message::Text(text) = message else { continue };
-                let reply = if limiter.allow() {
-                    handle(&app, &session, &role, &text).await
-                } else {
-                    Some(error(&AppError::RateLimited))
-                };
-                if let Some(reply) = reply
-                    && out.send(Message::Text(Utf8Bytes::from(reply))).await.is_err()
-                {
+                heard = Instant::now();
+                match message {
+                    Some(Ok(Message::Text(text))) => Some(if text.len() > MAX_MESSAGE {
+                        error(&AppError::TooLarge)
+                    } else if rate.as_ref().is_some_and(|r| r.check().is_err()) {
+                        error(&AppError::RateLimited(1))
+                    } else {
+                        handle(app, id, &seat, &text).await
+                    }),
+                    Some(Ok(Message::Binary(_))) => {
+                        Some(error(&AppError::BadRequest("messages are JSON text".into())))
+                    }
+                    Some(Ok(_)) => None,
+                    Some(Err(_)) => {
+                        let _ = send(out, Message::Text(error(&AppError::TooLarge).into()), write).await;
+                        return close(out, 1009, "message too large", write).await;
+                    }
+                    None => break,
+                }
+            },
+            _ = ping.tick() => {
+                if heard.elapsed() > limits.socket_idle {
+                    return close(out, 1000, "idle", write).await;
+                }
+                if !send(out, Message::Ping(Default::default()), write).await {
                     break;
                 }
+                None
+            },
+            () = app.shutdown.cancelled() => {
+                return close(out, 1001, "server shutting down", write).await;
             }
+        };
+        if let Some(reply) = reply
+            && !send(out, Message::Text(reply.into()), write).await
+        {
+            break;
         }
     }
-    presence(&session, &role, -1).await;
 }
 
-/// Carries out one message; returns the direct reply, if any.
-async fn handle(
-    app: &AppState,
-    session: &SharedSession,
-    role: &Option<Role>,
-    text: &str,
-) -> Option<String> {
+async fn latest(app: &AppState, id: &str) -> Option<String> {
+    let state = app
+        .games
+        .read(id, |g| serde_json::to_string(&crate::view::state(g)).ok())
+        .await
+        .ok()
+        .flatten()?;
+    Some(state_message(&state))
+}
+
+/// Carries out one message; returns the direct reply.
+async fn handle(app: &AppState, id: &str, seat: &Option<String>, text: &str) -> String {
     let incoming = match serde_json::from_str::<Incoming>(text) {
         Ok(m) => m,
-        Err(e) => return Some(error(&AppError::BadRequest(e.to_string()))),
+        Err(e) => return error(&AppError::BadRequest(e.to_string())),
     };
-    if let Incoming::Ping = incoming {
-        return Some(json!({"type": "pong"}).to_string());
-    }
-    let Some(role) = role else {
-        return Some(error(&AppError::MissingSeat));
-    };
-    let result = match incoming {
-        Incoming::Move { notation, ply } => {
-            match actions::play(app, session, role, &notation, ply).await {
-                Ok(Played::New | Played::Duplicate) => {
-                    return Some(json!({"type": "ack", "ply": ply}).to_string());
-                }
-                Err(e) => Err(e),
-            }
-        }
-        Incoming::Draw { action } => actions::draw(app, session, role, &action).await,
-        Incoming::Resign => actions::resign(app, session, role, None).await,
-        Incoming::Abort => actions::abort(app, session).await,
-        Incoming::Start => actions::start(app, session).await,
-        Incoming::Rematch => match actions::rematch(app, session, role).await {
-            Ok((id, seat)) => {
-                return Some(json!({"type": "rematch", "id": id, "seat": seat}).to_string());
-            }
-            Err(e) => Err(e),
-        },
+    let action = match incoming {
+        Incoming::Ping => return json!({"type": "pong"}).to_string(),
         Incoming::Hello { .. } => {
-            let json =
-                serde_json::to_string(&view::state(&*session.lock().await)).unwrap_or_default();
-            return Some(state_message(&json));
+            return latest(app, id)
+                .await
+                .unwrap_or_else(|| error(&AppError::NotFound));
         }
-        Incoming::Ping => Ok(()),
+        _ if seat.is_none() => return error(&AppError::MissingSeat),
+        Incoming::Rematch => {
+            return match rematch(&app.games, id, seat.clone()).await {
+                Ok((id, seat)) => json!({"type": "rematch", "id": id, "seat": seat}).to_string(),
+                Err(e) => error(&e),
+            };
+        }
+        Incoming::Move { notation, ply } => Action::Move { notation, ply },
+        Incoming::Draw { action } => Action::Draw(action),
+        Incoming::Resign => Action::Resign { side: None },
+        Incoming::Abort => Action::Abort,
+        Incoming::Start => Action::Start,
+        Incoming::Takeback => Action::TakeBack,
     };
-    result.err().map(|e| error(&e))
+    let ply = match &action {
+        Action::Move { ply, .. } => Some(*ply),
+        _ => None,
+    };
+    match act(&app.games, id, seat.clone(), action).await {
+        Ok(acted) => match (acted.done, ply) {
+            (Done::Moved | Done::Duplicate, Some(ply)) => {
+                json!({"type": "ack", "ply": ply}).to_string()
+            }
+            _ => json!({"type": "ok"}).to_string(),
+        },
+        Err(e) => error(&e),
+    }
 }

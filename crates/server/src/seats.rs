@@ -6,16 +6,15 @@ use rand::Rng;
 use rand::rngs::OsRng;
 use sha2::{Digest, Sha256};
 
-use crate::error::AppError;
-use crate::session::Session;
+use crate::domain::Side;
 
 /// Who a seat belongs to in a game.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Role {
     /// The one seat of a game against the machine or on one screen.
     Owner,
     /// A member of an online game's side.
-    Member { side: String, position: u8 },
+    Member { side: Side, position: u8 },
 }
 
 /// `bytes` random bytes from the OS, in hex.
@@ -29,31 +28,12 @@ pub fn seat_hash(seat: &str) -> String {
     hex::encode(Sha256::digest(seat.as_bytes()))
 }
 
-/// The role of `seat` in the game, if it has one.
-pub fn role_of(seat: &str, s: &Session) -> Option<Role> {
-    let hash = seat_hash(seat.trim());
-    if s.is_online() {
-        s.members
-            .iter()
-            .find(|m| m.seat_hash == hash)
-            .map(|m| Role::Member {
-                side: m.side.clone(),
-                position: m.position,
-            })
-    } else {
-        (hash == s.row.seat_hash).then_some(Role::Owner)
-    }
-}
-
-/// The role of the request's `Authorization: Bearer <seat>`.
-pub fn authorise(headers: &HeaderMap, s: &Session) -> Result<Role, AppError> {
-    let value = headers
-        .get(header::AUTHORIZATION)
-        .ok_or(AppError::MissingSeat)?;
-    let seat = value
+/// The seat in `Authorization: Bearer <seat>`, if the header is there.
+pub fn bearer(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get(header::AUTHORIZATION)?
         .to_str()
-        .ok()
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .ok_or(AppError::MissingSeat)?;
-    role_of(seat, s).ok_or(AppError::WrongSeat)
+        .ok()?
+        .strip_prefix("Bearer ")
+        .map(|s| s.trim().to_owned())
 }

@@ -9,23 +9,25 @@ use palabre_rules::yote::{self, Color, Second, Square};
 use palabre_rules::{GamePosition, Record};
 use serde::Serialize;
 
-use crate::session::{Play, Session};
+use crate::domain::{Ended, GameKind, Opponent, Side, Status};
+use crate::game::Game;
+use crate::play::Play;
 
 #[derive(Debug, Serialize)]
 pub struct State {
     pub id: String,
-    pub game: String,
+    pub game: GameKind,
     pub size: u8,
-    pub opponent: String,
+    pub opponent: Opponent,
     pub level: String,
-    pub players: BTreeMap<String, String>,
+    pub players: BTreeMap<Side, &'static str>,
     pub fen: String,
     pub ply: usize,
-    pub turn: String,
+    pub turn: Side,
     pub moves: Vec<String>,
     pub thinking: bool,
-    pub result: Option<ResultView>,
-    pub draw_offer: Option<String>,
+    pub result: Option<Ended>,
+    pub draw_offer: Option<Side>,
     pub draw_declined: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub yote: Option<YoteBoard>,
@@ -33,15 +35,15 @@ pub struct State {
     pub nsolo: Option<NsoloBoard>,
     pub legal: Vec<Legal>,
     pub last: Option<LastMove>,
-    pub status: &'static str,
+    pub status: Status,
     pub time_control: String,
     pub team_size: u8,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub teams: Option<BTreeMap<String, Vec<TeamMember>>>,
+    pub teams: Option<BTreeMap<Side, Vec<TeamMember>>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub next_hand: Option<NextHand>,
-    pub clocks: Option<BTreeMap<String, i64>>,
-    pub running: Option<String>,
+    pub clocks: Option<BTreeMap<Side, i64>>,
+    pub running: Option<Side>,
     pub rematch: Option<String>,
 }
 
@@ -53,15 +55,9 @@ pub struct TeamMember {
 
 #[derive(Debug, Serialize)]
 pub struct NextHand {
-    pub side: String,
+    pub side: Side,
     pub name: String,
     pub index: u8,
-}
-
-#[derive(Debug, Serialize)]
-pub struct ResultView {
-    pub winner: Option<String>,
-    pub reason: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -246,138 +242,111 @@ fn last_move<P: GamePosition>(
     })
 }
 
-fn teams(s: &Session) -> Option<BTreeMap<String, Vec<TeamMember>>> {
-    s.is_online().then(|| {
-        crate::session::sides(&s.row.game)
-            .iter()
+fn teams(g: &Game) -> Option<BTreeMap<Side, Vec<TeamMember>>> {
+    g.is_online().then(|| {
+        g.row
+            .kind
+            .sides()
+            .into_iter()
             .map(|side| {
-                let members = s
+                let members = g
                     .team(side)
-                    .iter()
                     .map(|m| TeamMember {
                         name: m.name.clone(),
-                        online: s
+                        online: g
                             .presence
-                            .get(&(m.side.clone(), m.position))
+                            .get(&(m.side, m.position))
                             .is_some_and(|n| *n > 0),
                     })
                     .collect();
-                ((*side).to_owned(), members)
+                (side, members)
             })
             .collect()
     })
 }
 
-fn clocks(s: &Session) -> (Option<BTreeMap<String, i64>>, Option<String>) {
-    let Some(c) = s.clocks else {
-        return (None, None);
-    };
-    let running = s.running_clock();
-    let now = crate::clock::now_ms();
-    let sides = crate::session::sides(&s.row.game);
-    let left = sides
-        .iter()
-        .enumerate()
-        .map(|(i, side)| ((*side).to_owned(), c.left_at(i, running, now).max(0)))
-        .collect();
-    (Some(left), running.map(|i| sides[i].to_owned()))
+/// Legal moves of the position, when a person is to move.
+fn legal(g: &Game) -> Vec<Legal> {
+    if g.status() != Status::Playing || g.machine_to_move() {
+        return Vec::new();
+    }
+    match &g.play {
+        Play::Yote(r) => r
+            .position()
+            .legal_moves()
+            .iter()
+            .map(|m| yote_legal(*m))
+            .collect(),
+        Play::Nsolo(r) => nsolo_legal(r.position()),
+    }
 }
 
-/// The state of a session as the API shows it.
-pub fn state(s: &Session) -> State {
-    let result = s.result();
-    let machine = s.machine_side();
-    let humans_turn = result.is_none()
-        && machine.as_deref() != Some(s.play.turn().as_str())
-        && s.status() != "waiting";
-    let (clocks, running) = clocks(s);
-    let sides: [&str; 2] = if s.row.game == "yote" {
-        ["red", "black"]
-    } else {
-        ["south", "north"]
-    };
+/// The state of a game as the API shows it.
+pub fn state(g: &Game) -> State {
+    let machine = g.machine_side();
+    let sides = g.row.kind.sides();
     let players = sides
         .iter()
         .map(|side| {
-            let who = if machine.as_deref() == Some(*side) {
+            let who = if machine == Some(*side) {
                 "machine"
             } else {
                 "human"
             };
-            ((*side).to_owned(), who.to_owned())
+            (*side, who)
         })
         .collect();
-    let (yote, nsolo, legal, last) = match &s.play {
-        Play::Yote(r) => {
-            let legal = if humans_turn {
-                r.position()
-                    .legal_moves()
-                    .iter()
-                    .map(|m| yote_legal(*m))
-                    .collect()
-            } else {
-                Vec::new()
-            };
-            (
-                Some(yote_board(r.position())),
-                None,
-                legal,
-                last_move(r, |_, m| yote_animation(*m)),
-            )
-        }
-        Play::Nsolo(r) => {
-            let legal = if humans_turn {
-                nsolo_legal(r.position())
-            } else {
-                Vec::new()
-            };
-            (
-                None,
-                Some(nsolo_board(r.position())),
-                legal,
-                last_move(r, nsolo_animation),
-            )
-        }
+    let (yote, nsolo, last) = match &g.play {
+        Play::Yote(r) => (
+            Some(yote_board(r.position())),
+            None,
+            last_move(r, |_, m| yote_animation(*m)),
+        ),
+        Play::Nsolo(r) => (
+            None,
+            Some(nsolo_board(r.position())),
+            last_move(r, nsolo_animation),
+        ),
     };
+    let clocks = g
+        .clocks_now()
+        .map(|left| sides.iter().map(|s| (*s, left[s.index()])).collect());
     State {
-        id: s.row.id.clone(),
-        game: s.row.game.clone(),
-        size: s.row.size,
-        opponent: s.row.opponent.clone(),
-        level: s.row.level.clone(),
+        id: g.row.id.clone(),
+        game: g.row.kind,
+        size: g.row.size,
+        opponent: g.row.opponent,
+        level: g.row.level.to_string(),
         players,
-        fen: s.play.fen(),
-        ply: s.play.ply(),
-        turn: s.play.turn(),
-        moves: s.play.moves(),
-        thinking: s.thinking,
-        result: result.map(|e| ResultView {
-            winner: e.winner,
-            reason: e.reason,
-        }),
-        draw_offer: s.draw_offer.clone(),
-        draw_declined: s.draw_declined,
+        fen: g.play.fen(),
+        ply: g.play.ply(),
+        turn: g.play.turn(),
+        moves: g.play.moves(),
+        thinking: g.thinking,
+        result: g.result(),
+        draw_offer: g.draw_offer,
+        draw_declined: g.draw_declined,
         yote,
         nsolo,
-        legal,
+        legal: legal(g),
         last,
-        status: s.status(),
-        time_control: s.row.time_control.clone(),
-        team_size: s.row.team_size,
-        teams: teams(s),
-        next_hand: s
+        status: g.status(),
+        time_control: g.row.time_control.to_string(),
+        team_size: g.row.team_size,
+        teams: teams(g),
+        next_hand: g
             .is_online()
             .then(|| {
-                s.next_hand().map(|m| NextHand {
-                    side: m.side.clone(),
+                g.next_hand().map(|m| NextHand {
+                    side: m.side,
                     name: m.name.clone(),
                     index: m.position,
                 })
             })
             .flatten(),
         clocks,
-        running,
-        rematch: s.row.rematch_id.clone(),
+        running: g.running_clock(),
+        rematch: g.row.rematch_id.clone(),
     }
 }
 

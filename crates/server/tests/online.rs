@@ -4,6 +4,9 @@
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
+use palabre_server::domain::{GameKind, Opponent, Side, Status};
+use palabre_server::seats::seat_hash;
+use palabre_server::store::{GameRow, Member, Summary};
 use palabre_server::{AppState, Config, app};
 use serde_json::{Value, json};
 use tokio::net::TcpStream;
@@ -18,17 +21,18 @@ async fn server() -> String {
 
 /// A server on port 0; returns its address and state.
 async fn serve_state() -> (String, AppState) {
-    let state = AppState::open(&Config {
-        db: None,
-        ai_threads: 1,
-        ..Config::default()
-    })
-    .await
-    .unwrap();
+    serve_with(Config::testing()).await
+}
+
+/// A server on port 0 with `config`.
+async fn serve_with(config: Config) -> (String, AppState) {
+    let state = AppState::open(&config).await.unwrap();
     let router = app(state.clone());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    tokio::spawn(async move {
+        palabre_server::net::serve(listener, router, &config.limits, std::future::pending()).await
+    });
     (format!("127.0.0.1:{}", addr.port()), state)
 }
 
@@ -421,30 +425,74 @@ async fn clocks_run_with_increments() {
 #[tokio::test]
 async fn a_flag_falls_when_the_running_clock_reaches_zero() {
     let (addr, state) = serve_state().await;
-    let body = json!({"game": "yote", "opponent": "online", "side": "red", "name": "Awa", "time_control": "5+3"});
-    let (_, a) = post(&addr, "/api/games", body, None).await;
-    let id = a["id"].as_str().unwrap().to_owned();
-    post(
-        &addr,
-        &format!("/api/games/{id}/join"),
-        json!({"name": "Kofi"}),
-        None,
-    )
-    .await;
-    let session = state.session(&id).await.unwrap();
-    {
-        // Red's clock started five minutes and a moment ago.
-        let mut s = session.lock().await;
-        let clocks = s.clocks.as_mut().unwrap();
-        clocks.since = Some(palabre_server::clock::now_ms() - 300_050);
+    // A game whose red clock started five minutes and a moment ago, stored
+    // before any owner loaded it: loading it ends it on time.
+    let id = "00000000f1a9".to_owned();
+    let seat = "red-seat";
+    let started = palabre_server::clock::now_ms() - 300_050;
+    let row = GameRow {
+        id: id.clone(),
+        kind: GameKind::Yote,
+        size: 5,
+        start_fen: palabre_rules::yote::Position::START.to_string(),
+        opponent: Opponent::Online,
+        level: palabre_ai::Level::Debutant,
+        human: None,
+        seat_hash: seat_hash("unused"),
+        ended: None,
+        team_size: 1,
+        time_control: "5+3".parse().unwrap(),
+        started_at_ms: Some(started),
+        rematch_id: None,
+        damaged: None,
+    };
+    let summary = Summary {
+        status: Status::Playing,
+        ply: 0,
+        result: None,
+        machine_due: false,
+        deadline_ms: Some(started + 300_000),
+    };
+    let member = |side, name: &str, seat: &str| Member {
+        side,
+        position: 0,
+        name: name.into(),
+        seat_hash: seat_hash(seat),
+    };
+    let store = state.store();
+    store
+        .create(&row, Some(&member(Side::Red, "Awa", seat)), &summary)
+        .await
+        .unwrap();
+    store
+        .join(
+            &id,
+            &member(Side::Black, "Kofi", "black-seat"),
+            None,
+            &summary,
+        )
+        .await
+        .unwrap();
+    // Nobody asks: the sweeper finds the fallen clock in the store.
+    let mut ended = false;
+    for _ in 0..100 {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let status: String = sqlx::query_scalar("SELECT status FROM games WHERE id = ?")
+            .bind(&id)
+            .fetch_one(store.pool())
+            .await
+            .unwrap();
+        if status == "finished" {
+            ended = true;
+            break;
+        }
     }
-    palabre_server::timer::watch_flag(&state, &session).await;
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(ended, "the sweeper ended the game on time");
     let (_, s) = post(
         &addr,
         &format!("/api/games/{id}/moves"),
         json!({"move": "c3", "ply": 0}),
-        a["seat"].as_str(),
+        Some(seat),
     )
     .await;
     assert_eq!(s["error"]["code"], "game_over");
@@ -455,6 +503,7 @@ async fn a_flag_falls_when_the_running_clock_reaches_zero() {
         .await
         .unwrap();
     assert_eq!(v["result"], json!({"winner": "black", "reason": "timeout"}));
+    assert_eq!(v["clocks"]["red"], 0, "a fallen clock shows zero");
 }
 
 #[tokio::test]
@@ -570,7 +619,9 @@ async fn abort_rematch_records_and_export_round_trip() {
 
 #[tokio::test]
 async fn foreign_origins_and_floods_are_refused() {
-    let addr = server().await;
+    let mut config = Config::testing();
+    config.limits.socket_messages_per_second = 20;
+    let (addr, _) = serve_with(config).await;
     let (id, red, _) = two_player_game(&addr).await;
     let mut req = tokio_tungstenite::tungstenite::client::IntoClientRequest::into_client_request(
         format!("ws://{addr}/api/games/{id}/ws"),

@@ -1,0 +1,112 @@
+//! `palabre serve`: the website and its API, with every limit settable by
+//! flag or environment variable (`PALABRE_…`).
+
+use std::time::Duration;
+
+use clap::Args;
+use palabre_server::{Config, Limits};
+
+#[derive(Debug, Clone, Args)]
+pub struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, env = "PALABRE_ADDR", default_value = "127.0.0.1:8080")]
+    pub addr: String,
+    /// SQLite file holding the games.
+    #[arg(long, env = "PALABRE_DB", default_value = "palabre.db")]
+    pub db: String,
+    /// Games one address may create a minute (0: no limit).
+    #[arg(long, env = "PALABRE_CREATES_PER_MINUTE", default_value_t = Limits::default().creates_per_minute)]
+    pub creates_per_minute: u32,
+    /// Joins one address may make a minute (0: no limit).
+    #[arg(long, env = "PALABRE_JOINS_PER_MINUTE", default_value_t = Limits::default().joins_per_minute)]
+    pub joins_per_minute: u32,
+    /// Hints one address may ask a minute (0: no limit).
+    #[arg(long, env = "PALABRE_HINTS_PER_MINUTE", default_value_t = Limits::default().hints_per_minute)]
+    pub hints_per_minute: u32,
+    /// Imports one address may send a minute (0: no limit).
+    #[arg(long, env = "PALABRE_IMPORTS_PER_MINUTE", default_value_t = Limits::default().imports_per_minute)]
+    pub imports_per_minute: u32,
+    /// Live connections one address may hold.
+    #[arg(long, env = "PALABRE_SOCKETS_PER_ADDRESS", default_value_t = Limits::default().sockets_per_address)]
+    pub sockets_per_address: usize,
+    /// Live connections in all.
+    #[arg(long, env = "PALABRE_SOCKETS", default_value_t = Limits::default().sockets)]
+    pub sockets: usize,
+    /// Messages a live connection may send a second (0: no limit).
+    #[arg(long, env = "PALABRE_SOCKET_RATE", default_value_t = Limits::default().socket_messages_per_second)]
+    pub socket_rate: u32,
+    /// Seconds of silence after which a live connection is closed.
+    #[arg(long, env = "PALABRE_SOCKET_IDLE", default_value_t = Limits::default().socket_idle.as_secs())]
+    pub socket_idle: u64,
+    /// HTTP connections open at once.
+    #[arg(long, env = "PALABRE_CONNECTIONS", default_value_t = Limits::default().connections)]
+    pub connections: usize,
+    /// Seconds a client has to send a request's headers (and to start the
+    /// next request on a kept-alive connection).
+    #[arg(long, env = "PALABRE_HEADER_TIMEOUT", default_value_t = Limits::default().header_timeout.as_secs())]
+    pub header_timeout: u64,
+    /// Seconds a request may take, body included.
+    #[arg(long, env = "PALABRE_REQUEST_TIMEOUT", default_value_t = Limits::default().request_timeout.as_secs())]
+    pub request_timeout: u64,
+    /// Moves an imported record may have.
+    #[arg(long, env = "PALABRE_IMPORT_PLIES", default_value_t = Limits::default().import_plies)]
+    pub import_plies: usize,
+    /// Seconds after which a game nobody uses leaves memory.
+    #[arg(long, env = "PALABRE_IDLE_GAME", default_value_t = Limits::default().idle_game.as_secs())]
+    pub idle_game: u64,
+    /// Searches that may wait for an Expert thread.
+    #[arg(long, env = "PALABRE_DEEP_QUEUE", default_value_t = Config::default().thinker.deep_queue)]
+    pub deep_queue: usize,
+    /// Searches that may wait for a quick thread.
+    #[arg(long, env = "PALABRE_QUICK_QUEUE", default_value_t = Config::default().thinker.quick_queue)]
+    pub quick_queue: usize,
+    /// Another origin whose pages may open live connections (repeatable,
+    /// or comma-separated in the variable).
+    #[arg(long = "origin", env = "PALABRE_ORIGINS", value_delimiter = ',')]
+    pub origins: Vec<String>,
+}
+
+impl Default for ServeArgs {
+    fn default() -> ServeArgs {
+        use clap::Parser;
+        #[derive(Parser)]
+        struct Wrapper {
+            #[command(flatten)]
+            args: ServeArgs,
+        }
+        Wrapper::parse_from(["palabre"]).args
+    }
+}
+
+impl ServeArgs {
+    pub fn config(self) -> Config {
+        let base = Config::default();
+        Config {
+            addr: self.addr,
+            db: Some(self.db),
+            thinker: palabre_server::thinker::ThinkerConfig {
+                deep_queue: self.deep_queue,
+                quick_queue: self.quick_queue,
+                ..base.thinker
+            },
+            limits: Limits {
+                creates_per_minute: self.creates_per_minute,
+                joins_per_minute: self.joins_per_minute,
+                hints_per_minute: self.hints_per_minute,
+                imports_per_minute: self.imports_per_minute,
+                sockets_per_address: self.sockets_per_address,
+                sockets: self.sockets,
+                socket_messages_per_second: self.socket_rate,
+                socket_idle: Duration::from_secs(self.socket_idle),
+                connections: self.connections,
+                header_timeout: Duration::from_secs(self.header_timeout),
+                request_timeout: Duration::from_secs(self.request_timeout),
+                import_plies: self.import_plies,
+                idle_game: Duration::from_secs(self.idle_game),
+                origins: self.origins,
+                ..Limits::default()
+            },
+            ..base
+        }
+    }
+}

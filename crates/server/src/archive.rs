@@ -1,0 +1,208 @@
+//! A game as a record: its replay frames, its export to text, and the
+//! import of such a text back into the viewer (checked move by move, off
+//! the async runtime, bounded in size and work; nothing is stored).
+
+use std::collections::BTreeMap;
+
+use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::http::header;
+use axum::response::IntoResponse;
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde_json::{Value, json};
+
+use crate::domain::{GameKind, Opponent, Side};
+use crate::error::AppError;
+use crate::game::Game;
+use crate::guards::ClientIp;
+use crate::play::Play;
+use crate::state::AppState;
+use crate::thinker::RETRY_AFTER_S;
+use crate::view;
+
+/// Largest record accepted for import.
+pub const IMPORT_LIMIT: usize = 256 * 1024;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/games/{id}/replay", get(replay))
+        .route("/api/games/{id}/export", get(export))
+        .route(
+            "/api/import",
+            post(import).layer(DefaultBodyLimit::max(IMPORT_LIMIT)),
+        )
+}
+
+fn size_of(play: &Play) -> u8 {
+    match play {
+        Play::Yote(_) => 5,
+        Play::Nsolo(r) => r.start().size(),
+    }
+}
+
+async fn replay(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, AppError> {
+    let frames = app
+        .games
+        .read(
+            &id,
+            |g| json!({ "game": g.row.kind, "size": g.row.size, "frames": view::frames(&g.play) }),
+        )
+        .await?;
+    Ok(Json(frames))
+}
+
+/// Who plays each side, as a record names them.
+fn players(g: &Game) -> BTreeMap<Side, String> {
+    g.row
+        .kind
+        .sides()
+        .into_iter()
+        .map(|side| {
+            let who = match g.row.opponent {
+                Opponent::Online => g
+                    .team(side)
+                    .map(|m| m.name.replace('"', "'"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                _ if g.machine_side() == Some(side) => "machine".to_owned(),
+                _ => "human".to_owned(),
+            };
+            (side, who)
+        })
+        .collect()
+}
+
+/// Headers in brackets, a blank line, then the moves numbered by turn.
+fn export_text(g: &Game) -> String {
+    let mut text = format!(
+        "[Game \"{}\"]\n[Size \"{}\"]\n[Start \"{}\"]\n",
+        g.row.kind, g.row.size, g.row.start_fen
+    );
+    for (side, who) in players(g) {
+        let name = side.as_str();
+        let capital = name[..1].to_uppercase() + &name[1..];
+        text.push_str(&format!("[{capital} \"{who}\"]\n"));
+    }
+    let result = g.result().map_or_else(|| "*".to_owned(), |r| r.to_string());
+    text.push_str(&format!("[Result \"{result}\"]\n\n"));
+    for (i, pair) in g.play.moves().chunks(2).enumerate() {
+        text.push_str(&format!("{}. {}\n", i + 1, pair.join(" ")));
+    }
+    text
+}
+
+async fn export(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<impl IntoResponse, AppError> {
+    let text = app.games.read(&id, export_text).await?;
+    let disposition = format!("attachment; filename=\"palabre-{id}.txt\"");
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_owned()),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        text,
+    ))
+}
+
+/// A record's headers and moves.
+fn parse_record(text: &str) -> (BTreeMap<String, String>, Vec<String>) {
+    let mut headers = BTreeMap::new();
+    let mut moves = Vec::new();
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        if let Some(inner) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+            if let Some((key, value)) = inner.split_once(' ') {
+                headers.insert(
+                    key.to_lowercase(),
+                    value.trim().trim_matches('"').to_owned(),
+                );
+            }
+            continue;
+        }
+        moves.extend(
+            line.split_whitespace()
+                .filter(|w| !w.ends_with('.'))
+                .map(str::to_owned),
+        );
+    }
+    (headers, moves)
+}
+
+/// Replays a record: the frames, or why it does not replay.
+pub fn replay_record(text: &str, max_plies: usize) -> Result<Value, AppError> {
+    let (headers, moves) = parse_record(text);
+    if moves.len() > max_plies {
+        return Err(AppError::BadRequest(format!(
+            "a record has at most {max_plies} moves, this one has {}",
+            moves.len()
+        )));
+    }
+    let kind: GameKind = headers
+        .get("game")
+        .ok_or_else(|| AppError::BadRequest("missing [Game \"…\"]".into()))?
+        .parse()
+        .map_err(|e| AppError::BadRequest(format!("{e}")))?;
+    let size: Option<u8> = match headers.get("size") {
+        Some(s) => Some(
+            s.parse()
+                .map_err(|_| AppError::BadRequest(format!("size {s:?} is not a number")))?,
+        ),
+        None => None,
+    };
+    let start = match (headers.get("start"), kind) {
+        (Some(fen), _) => fen.clone(),
+        (None, GameKind::Yote) => palabre_rules::yote::Position::START.to_string(),
+        (None, GameKind::Nsolo) => palabre_rules::nsolo::Position::start(size.unwrap_or(8))
+            .map_err(|e| AppError::BadRequest(e.to_string()))?
+            .to_string(),
+    };
+    let mut play = Play::start(kind, &start).map_err(AppError::BadRequest)?;
+    let actual = size_of(&play);
+    if size.is_some_and(|s| s != actual) {
+        return Err(AppError::BadRequest(format!(
+            "[Size] says {}, the start position has {actual}",
+            size.unwrap_or_default()
+        )));
+    }
+    for (ply, m) in moves.iter().enumerate() {
+        play.play(m).map_err(|e| match e {
+            crate::play::MoveError::Malformed(why) => {
+                AppError::MalformedMove(format!("ply {ply}: {m}: {why}"))
+            }
+            crate::play::MoveError::Illegal(why) => {
+                AppError::IllegalMove(format!("ply {ply}: {m}: {why}"))
+            }
+        })?;
+    }
+    Ok(json!({ "game": kind, "size": actual, "frames": view::frames(&play) }))
+}
+
+/// Checks an exported game and answers with its replay frames.
+async fn import(
+    State(app): State<AppState>,
+    ip: ClientIp,
+    body: Result<axum::body::Bytes, axum::extract::rejection::BytesRejection>,
+) -> Result<Json<Value>, AppError> {
+    app.guards.imports.check(ip)?;
+    let body = body.map_err(|r| match r.status() {
+        axum::http::StatusCode::PAYLOAD_TOO_LARGE => AppError::TooLarge,
+        _ => AppError::BadRequest(r.body_text()),
+    })?;
+    let text = String::from_utf8(body.to_vec())
+        .map_err(|_| AppError::BadRequest("a record is UTF-8 text".into()))?;
+    let permit = app
+        .guards
+        .import_slots
+        .try_acquire()
+        .map_err(|_| AppError::Busy(RETRY_AFTER_S))?;
+    let max = app.guards.limits.import_plies;
+    let frames = tokio::task::spawn_blocking(move || replay_record(&text, max))
+        .await
+        .map_err(|e| AppError::Internal(e.into()))??;
+    drop(permit);
+    Ok(Json(frames))
+}

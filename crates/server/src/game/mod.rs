@@ -1,0 +1,165 @@
+//! One owner per game. Every command that reads or changes a game is a
+//! message to that game's owner, a task that handles them one at a time:
+//! check with the rules, store in one transaction, apply, publish once. The
+//! owner also holds the game's clock timer and the machine's pending search;
+//! a search's answer names the search it answers, and an answer to a search
+//! that is no longer current is dropped. Idle owners stop and are rebuilt
+//! from the store on the next request.
+//!
+//! - [`registry`]: finds or starts the owner of a game, creates games, and
+//!   wakes games whose clock fell or whose machine is to move.
+//! - [`owner`]: the owner's loop; [`moves`], [`ending`] and [`seating`] are
+//!   what it does with each command.
+//! - [`state`]: the game as the owner holds it.
+
+mod ending;
+mod moves;
+mod owner;
+pub mod registry;
+mod seating;
+pub mod state;
+
+use std::sync::Arc;
+
+use palabre_ai::{Level, Request, Thought};
+use serde::Deserialize;
+use tokio::sync::{broadcast, oneshot};
+
+use crate::domain::Side;
+use crate::error::AppError;
+use crate::seats::Role;
+
+pub use registry::Games;
+pub use state::Game;
+
+/// Where a command's answer goes.
+pub type Reply<T> = oneshot::Sender<Result<T, AppError>>;
+
+/// A read of the game, run by its owner between two changes.
+pub type ReadFn = Box<dyn FnOnce(&Game) + Send>;
+
+/// What can be asked of a game's owner.
+pub enum Command {
+    Read(ReadFn),
+    /// Opens a live connection: its role, the state now and every later one.
+    Subscribe {
+        seat: Option<String>,
+        reply: Reply<Subscription>,
+    },
+    /// A live connection of `role` closed.
+    Leave {
+        role: Role,
+    },
+    /// A player's action, authorised by their seat.
+    Act {
+        seat: Option<String>,
+        action: Action,
+        reply: Reply<Acted>,
+    },
+    Join {
+        name: String,
+        side: Option<Side>,
+        reply: Reply<Joined>,
+    },
+    /// The sweeper saw the running clock fall.
+    Flag,
+    /// Load the game (the machine may be to move).
+    Wake,
+    MachineDone {
+        token: u64,
+        thought: Thought,
+    },
+    DrawDecided {
+        token: u64,
+        thought: Thought,
+    },
+}
+
+impl std::fmt::Debug for Command {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Command::Read(_) => "Read",
+            Command::Subscribe { .. } => "Subscribe",
+            Command::Leave { .. } => "Leave",
+            Command::Act { .. } => "Act",
+            Command::Join { .. } => "Join",
+            Command::Flag => "Flag",
+            Command::Wake => "Wake",
+            Command::MachineDone { .. } => "MachineDone",
+            Command::DrawDecided { .. } => "DrawDecided",
+        })
+    }
+}
+
+/// A draw offer or the answer to one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DrawAction {
+    Offer,
+    Accept,
+    Decline,
+}
+
+/// What a player does to a game.
+#[derive(Debug, Clone)]
+pub enum Action {
+    Move {
+        notation: String,
+        ply: usize,
+    },
+    Draw(DrawAction),
+    /// On one screen, `side` names the side that resigns.
+    Resign {
+        side: Option<Side>,
+    },
+    Abort,
+    Start,
+    TakeBack,
+    Rematch,
+    /// The position to search for a hint, at this level.
+    Hint {
+        level: Level,
+    },
+}
+
+/// How an action went.
+#[derive(Debug)]
+pub enum Done {
+    /// A new move was stored.
+    Moved,
+    /// The move repeats the last one: acknowledged again, nothing changed.
+    Duplicate,
+    Changed,
+    /// The rematch game; `seat` when this request created it, else the
+    /// caller joins it on `side` as `name`.
+    Rematch {
+        id: String,
+        seat: Option<String>,
+        side: Side,
+        name: String,
+    },
+    Hint(Box<Request>),
+}
+
+/// An action's answer: how it went and the state after it.
+#[derive(Debug)]
+pub struct Acted {
+    pub done: Done,
+    pub state: Arc<str>,
+}
+
+/// A new member's secret seat and side.
+#[derive(Debug)]
+pub struct Joined {
+    pub seat: String,
+    pub side: Side,
+    pub state: Arc<str>,
+}
+
+/// A live connection's view of a game.
+#[derive(Debug)]
+pub struct Subscription {
+    pub role: Option<Role>,
+    pub now: Arc<str>,
+    pub updates: broadcast::Receiver<Arc<str>>,
+}

@@ -1,0 +1,260 @@
+//! The owner's loop: one command at a time, the game's clock timer, a retry
+//! when the machine could not be queued, and stopping when idle.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use tokio::sync::{broadcast, mpsc};
+use tokio::time::Instant;
+
+use super::registry::Inner;
+use super::{Acted, Command, Done, Game, Reply};
+use crate::clock::now_ms;
+use crate::error::AppError;
+use crate::view;
+
+/// How an owner begins.
+pub enum Start {
+    /// Load the game from the store first.
+    Load,
+    /// A game just created and stored.
+    Ready(Box<Game>),
+}
+
+/// A search of the machine in progress.
+pub(super) struct Search {
+    pub token: u64,
+    pub fingerprint: (usize, u64),
+    pub stop: Arc<AtomicBool>,
+}
+
+/// A draw offer to the machine, waiting for its decision.
+pub(super) struct DrawAsk {
+    pub token: u64,
+    pub fingerprint: (usize, u64),
+    pub reply: Reply<Acted>,
+}
+
+/// Live subscribers a game keeps before the slowest skip states.
+const BACKLOG: usize = 64;
+/// Wait before asking a full pool again for the machine's move.
+pub(super) const MACHINE_RETRY: Duration = Duration::from_millis(250);
+
+pub(super) struct Owner {
+    pub ctx: Arc<Inner>,
+    pub id: String,
+    generation: u64,
+    inbox: mpsc::Receiver<Command>,
+    /// The owner's own address, for answers from search threads.
+    pub me: mpsc::WeakSender<Command>,
+    pub events: broadcast::Sender<Arc<str>>,
+    /// The state as last published.
+    pub current: Arc<str>,
+    pub machine: Option<Search>,
+    pub machine_retry: Option<Instant>,
+    pub draw_ask: Option<DrawAsk>,
+    next_token: u64,
+}
+
+async fn sleep_until(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}
+
+/// The instant of a wall-clock time in ms since the epoch.
+fn instant_of(epoch_ms: i64) -> Instant {
+    Instant::now() + Duration::from_millis((epoch_ms - now_ms()).max(0) as u64)
+}
+
+impl Owner {
+    pub fn new(
+        ctx: Arc<Inner>,
+        id: String,
+        generation: u64,
+        inbox: mpsc::Receiver<Command>,
+        me: mpsc::WeakSender<Command>,
+    ) -> Owner {
+        Owner {
+            ctx,
+            id,
+            generation,
+            inbox,
+            me,
+            events: broadcast::channel(BACKLOG).0,
+            current: Arc::from("{}"),
+            machine: None,
+            machine_retry: None,
+            draw_ask: None,
+            next_token: 0,
+        }
+    }
+
+    pub fn token(&mut self) -> u64 {
+        self.next_token += 1;
+        self.next_token
+    }
+
+    /// Loads the game, then handles commands until idle or shut down.
+    pub async fn run(mut self, start: Start) {
+        let mut game = match start {
+            Start::Ready(game) => *game,
+            Start::Load => match self.load().await {
+                Ok(game) => game,
+                Err(e) => return self.refuse_all(e).await,
+            },
+        };
+        self.changed(&mut game);
+        let mut idle_since = Instant::now();
+        loop {
+            let flag = game.deadline_ms().map(instant_of);
+            let idle = self.evictable(&game).then(|| idle_since + self.ctx.idle);
+            tokio::select! {
+                command = self.inbox.recv() => match command {
+                    Some(command) => {
+                        self.handle(&mut game, command).await;
+                        idle_since = Instant::now();
+                    }
+                    None => return,
+                },
+                () = sleep_until(flag) => self.flag(&mut game).await,
+                () = sleep_until(self.machine_retry) => {
+                    self.machine_retry = None;
+                    self.changed(&mut game);
+                }
+                () = sleep_until(idle) => {
+                    if self.ctx.retire(&self.id, self.generation, &mut self.inbox) {
+                        // Dropping what came in meanwhile sends it to a new owner.
+                        while self.inbox.recv().await.is_some() {}
+                        return;
+                    }
+                    idle_since = Instant::now();
+                }
+            }
+        }
+    }
+
+    /// Reads the game from the store; a game whose moves do not replay is
+    /// quarantined, and one that cannot even be read is refused.
+    async fn load(&self) -> Result<Game, AppError> {
+        let loaded = match self.ctx.store.load(&self.id).await {
+            Ok(Some(loaded)) => loaded,
+            Ok(None) => return Err(AppError::NotFound),
+            Err(e @ sqlx::Error::Decode(_)) => {
+                self.quarantine(&e.to_string()).await;
+                return Err(AppError::Damaged);
+            }
+            Err(e) => return Err(e.into()),
+        };
+        let (row, moves, members) = loaded;
+        let already = row.damaged.is_some();
+        let game = Game::replay(row, &moves, members);
+        match &game.row.damaged {
+            Some(why) if !already => self.quarantine(why).await,
+            _ => {}
+        }
+        Ok(game)
+    }
+
+    async fn quarantine(&self, why: &str) {
+        tracing::error!("game {} is damaged and kept aside: {why}", self.id);
+        if let Err(e) = self.ctx.store.mark_damaged(&self.id, why).await {
+            tracing::error!("marking game {} damaged: {e}", self.id);
+        }
+    }
+
+    /// Answers every waiting command with `e` (the game could not be loaded).
+    async fn refuse_all(mut self, e: AppError) {
+        if matches!(e, AppError::Internal(_)) {
+            tracing::error!("loading game {}: {}", self.id, e.public_message());
+        }
+        self.ctx.forget(&self.id, self.generation);
+        self.inbox.close();
+        while let Some(command) = self.inbox.recv().await {
+            let err = || match &e {
+                AppError::NotFound => AppError::NotFound,
+                AppError::Damaged => AppError::Damaged,
+                _ => AppError::Internal(anyhow::anyhow!("the game could not be loaded")),
+            };
+            match command {
+                Command::Subscribe { reply, .. } => drop(reply.send(Err(err()))),
+                Command::Act { reply, .. } => drop(reply.send(Err(err()))),
+                Command::Join { reply, .. } => drop(reply.send(Err(err()))),
+                Command::Read(_) => {} // dropped: the reader sees no game
+                _ => {}
+            }
+        }
+    }
+
+    /// Whether the owner may stop: nobody watches and nothing is pending.
+    fn evictable(&self, game: &Game) -> bool {
+        self.events.receiver_count() == 0
+            && self.machine.is_none()
+            && self.machine_retry.is_none()
+            && self.draw_ask.is_none()
+            && game.draw_offer.is_none()
+    }
+
+    async fn handle(&mut self, game: &mut Game, command: Command) {
+        match command {
+            Command::Read(f) => f(game),
+            Command::Subscribe { seat, reply } => {
+                let _ = reply.send(self.subscribe(game, seat.as_deref()));
+            }
+            Command::Leave { role } => self.leave(game, role),
+            Command::Act {
+                seat,
+                action,
+                reply,
+            } => self.act(game, seat.as_deref(), action, reply).await,
+            Command::Join { name, side, reply } => {
+                let joined = self.join(game, &name, side).await;
+                let _ = reply.send(joined);
+            }
+            Command::Flag => self.flag(game).await,
+            Command::Wake => {}
+            Command::MachineDone { token, thought } => {
+                self.machine_done(game, token, thought).await;
+            }
+            Command::DrawDecided { token, thought } => {
+                self.draw_decided(game, token, thought).await;
+            }
+        }
+    }
+
+    /// After every change: the machine's turn if due, then one publication.
+    pub fn changed(&mut self, game: &mut Game) {
+        self.machine_if_due(game);
+        self.publish(game);
+    }
+
+    /// Sends the state to every live connection.
+    pub fn publish(&mut self, game: &Game) {
+        match serde_json::to_string(&view::state(game)) {
+            Ok(json) => {
+                self.current = Arc::from(json);
+                let _ = self.events.send(Arc::clone(&self.current));
+            }
+            Err(e) => tracing::error!("game {}: the state does not serialise: {e}", self.id),
+        }
+    }
+
+    /// Stops the machine's search, if one runs.
+    pub fn stop_machine(&mut self, game: &mut Game) {
+        if let Some(search) = self.machine.take() {
+            search.stop.store(true, Ordering::SeqCst);
+        }
+        self.machine_retry = None;
+        game.thinking = false;
+    }
+
+    /// The answer to an action.
+    pub fn acted(&self, done: Done) -> Acted {
+        Acted {
+            done,
+            state: Arc::clone(&self.current),
+        }
+    }
+}

@@ -1,0 +1,203 @@
+//! Who is at the table: live connections, joining an online game, starting
+//! it with teams not full, and the rematch (one per game, whoever asks first
+//! creates it).
+
+use std::sync::Arc;
+
+use super::owner::Owner;
+use super::{Done, Game, Joined, Subscription};
+use crate::clock::now_ms;
+use crate::domain::{Side, Status};
+use crate::error::AppError;
+use crate::names::display_name;
+use crate::seats::{Role, random_token, seat_hash};
+use crate::store::{GameRow, Member, Summary};
+
+impl Owner {
+    pub fn subscribe(
+        &mut self,
+        game: &mut Game,
+        seat: Option<&str>,
+    ) -> Result<Subscription, AppError> {
+        let role = match seat {
+            None => None,
+            Some(seat) => Some(game.role_of(seat).ok_or(AppError::WrongSeat)?),
+        };
+        if let Some(Role::Member { side, position }) = role {
+            *game.presence.entry((side, position)).or_default() += 1;
+            self.publish(game);
+        }
+        Ok(Subscription {
+            role,
+            now: Arc::clone(&self.current),
+            updates: self.events.subscribe(),
+        })
+    }
+
+    pub fn leave(&mut self, game: &mut Game, role: Role) {
+        if let Role::Member { side, position } = role {
+            if let Some(n) = game.presence.get_mut(&(side, position)) {
+                *n = n.saturating_sub(1);
+            }
+            self.publish(game);
+        }
+    }
+
+    /// Takes a free place on `side` (or the first side with one). The game
+    /// starts when the last place is taken.
+    pub async fn join(
+        &mut self,
+        game: &mut Game,
+        name: &str,
+        side: Option<Side>,
+    ) -> Result<Joined, AppError> {
+        let name = display_name(name)?;
+        if !game.is_online() {
+            return Err(AppError::BadRequest(
+                "only online games can be joined".into(),
+            ));
+        }
+        match game.status() {
+            Status::Waiting => {}
+            Status::Damaged => return Err(AppError::Damaged),
+            _ => return Err(AppError::AlreadyStarted),
+        }
+        let size = usize::from(game.row.team_size);
+        let free = |s: Side| game.team_len(s) < size;
+        let side = match side {
+            Some(side) if game.row.kind.side(side).is_none() => {
+                return Err(AppError::BadRequest(format!("no side {side} in this game")));
+            }
+            Some(side) if free(side) => side,
+            Some(_) => return Err(AppError::GameFull),
+            None => game
+                .row
+                .kind
+                .sides()
+                .into_iter()
+                .find(|s| free(*s))
+                .ok_or(AppError::GameFull)?,
+        };
+        let seat = random_token(16);
+        let member = Member {
+            side,
+            position: game.team_len(side) as u8,
+            name,
+            seat_hash: seat_hash(&seat),
+        };
+        game.members.push(member.clone());
+        let started = game.is_full().then(now_ms);
+        let saved = (game.row.started_at_ms, game.clocks);
+        if let Some(at) = started {
+            begin(game, at);
+        }
+        let summary = game.summary();
+        if let Err(e) = self
+            .ctx
+            .store
+            .join(&self.id, &member, started, &summary)
+            .await
+        {
+            game.members.pop();
+            (game.row.started_at_ms, game.clocks) = saved;
+            return Err(e.into());
+        }
+        self.changed(game);
+        Ok(Joined {
+            seat,
+            side,
+            state: Arc::clone(&self.current),
+        })
+    }
+
+    /// Starts an online game whose sides each have at least one member
+    /// (teams need not be full: 3 may play 2).
+    pub async fn start(&mut self, game: &mut Game) -> Result<Done, AppError> {
+        if game.status() != Status::Waiting {
+            return Err(AppError::AlreadyStarted);
+        }
+        if game.row.kind.sides().iter().any(|s| game.team_len(*s) == 0) {
+            return Err(AppError::NotStarted);
+        }
+        let saved = (game.row.started_at_ms, game.clocks);
+        let at = now_ms();
+        begin(game, at);
+        if let Err(e) = self.ctx.store.start(&self.id, at, &game.summary()).await {
+            (game.row.started_at_ms, game.clocks) = saved;
+            return Err(e.into());
+        }
+        self.changed(game);
+        Ok(Done::Changed)
+    }
+
+    /// The member's place in the rematch, sides swapped. The first request
+    /// creates the rematch with its asker in it; later ones join it.
+    pub async fn rematch(&mut self, game: &mut Game, role: Role) -> Result<Done, AppError> {
+        let Role::Member { side, position } = role else {
+            return Err(AppError::BadRequest(
+                "rematches are for online games".into(),
+            ));
+        };
+        if game.status() != Status::Finished {
+            return Err(AppError::BadRequest("the game is not over".into()));
+        }
+        let name = game
+            .members
+            .iter()
+            .find(|m| m.side == side && m.position == position)
+            .map(|m| m.name.clone())
+            .unwrap_or_default();
+        let side = side.other();
+        if let Some(id) = &game.row.rematch_id {
+            return Ok(Done::Rematch {
+                id: id.clone(),
+                seat: None,
+                side,
+                name,
+            });
+        }
+        let seat = random_token(16);
+        let fresh = GameRow {
+            id: random_token(6),
+            seat_hash: seat_hash(&random_token(16)),
+            ended: None,
+            started_at_ms: None,
+            rematch_id: None,
+            damaged: None,
+            ..game.row.clone()
+        };
+        let member = Member {
+            side,
+            position: 0,
+            name: name.clone(),
+            seat_hash: seat_hash(&seat),
+        };
+        let summary = Summary {
+            status: Status::Waiting,
+            ply: 0,
+            result: None,
+            machine_due: false,
+            deadline_ms: None,
+        };
+        self.ctx
+            .store
+            .create_rematch(&self.id, &fresh, &member, &summary)
+            .await?;
+        game.row.rematch_id = Some(fresh.id.clone());
+        self.publish(game);
+        Ok(Done::Rematch {
+            id: fresh.id,
+            seat: Some(seat),
+            side,
+            name,
+        })
+    }
+}
+
+/// Marks the game started at `at` and starts the first clock.
+fn begin(game: &mut Game, at: i64) {
+    game.row.started_at_ms = Some(at);
+    if let Some(c) = game.clocks.as_mut() {
+        c.since = Some(at);
+    }
+}

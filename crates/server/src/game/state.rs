@@ -1,0 +1,193 @@
+//! A game in memory, as its owner holds it: the stored facts, the record
+//! replayed from the store, and what is happening around it (a draw offer,
+//! who is connected). Only pure questions are answered here; changes are
+//! made by the owner.
+
+use std::collections::HashMap;
+
+use crate::clock::{Clocks, TimeControl, now_ms};
+use crate::domain::{Ended, Opponent, Side, Status};
+use crate::play::Play;
+use crate::seats::{Role, seat_hash};
+use crate::store::{GameRow, Member, StoredMove, Summary};
+
+/// A game being played (or finished, or damaged).
+#[derive(Debug)]
+pub struct Game {
+    pub row: GameRow,
+    pub play: Play,
+    /// The side that offered a draw, until answered.
+    pub draw_offer: Option<Side>,
+    /// The last offer was declined.
+    pub draw_declined: bool,
+    /// The machine is searching for its move.
+    pub thinking: bool,
+    /// Online games: the members of each side, in the order they joined.
+    pub members: Vec<Member>,
+    /// Open live connections per member.
+    pub presence: HashMap<(Side, u8), usize>,
+    pub clocks: Option<Clocks>,
+}
+
+/// Rebuilds the clocks from the start time and the stored moves.
+fn restore_clocks(row: &GameRow, moves: &[StoredMove]) -> Option<Clocks> {
+    let mut clocks = Clocks::new(row.time_control)?;
+    clocks.since = row.started_at_ms;
+    for (ply, m) in moves.iter().enumerate() {
+        if let (Some(at), Some(left)) = (m.played_at_ms, m.clock_ms) {
+            clocks.left[ply % 2] = left;
+            clocks.since = Some(at);
+            if let TimeControl::Correspondence { per_move_ms } = row.time_control {
+                clocks.left[1 - ply % 2] = per_move_ms;
+            }
+        }
+    }
+    Some(clocks)
+}
+
+impl Game {
+    /// Rebuilds a game from its stored facts, moves and members. A game
+    /// whose moves do not replay comes back with the moves that do, and the
+    /// reason in `row.damaged`.
+    pub fn replay(mut row: GameRow, moves: &[StoredMove], members: Vec<Member>) -> Game {
+        let notation: Vec<&str> = moves.iter().map(|m| m.notation.as_str()).collect();
+        let play = match Play::replay(row.kind, &row.start_fen, &notation) {
+            Ok(play) => play,
+            Err((partial, why)) => {
+                row.damaged.get_or_insert(why);
+                partial.unwrap_or_else(|| {
+                    let fen = match row.kind {
+                        crate::domain::GameKind::Yote => {
+                            palabre_rules::yote::Position::START.to_string()
+                        }
+                        crate::domain::GameKind::Nsolo => palabre_rules::nsolo::Position::start(8)
+                            .map(|p| p.to_string())
+                            .unwrap_or_default(),
+                    };
+                    Play::start(row.kind, &fen).expect("a start position replays")
+                })
+            }
+        };
+        let clocks = restore_clocks(&row, moves);
+        Game {
+            row,
+            play,
+            draw_offer: None,
+            draw_declined: false,
+            thinking: false,
+            members,
+            presence: HashMap::new(),
+            clocks,
+        }
+    }
+
+    pub fn is_online(&self) -> bool {
+        self.row.opponent == Opponent::Online
+    }
+
+    /// Members of `side`, in the order they joined.
+    pub fn team(&self, side: Side) -> impl Iterator<Item = &Member> {
+        self.members.iter().filter(move |m| m.side == side)
+    }
+
+    pub fn team_len(&self, side: Side) -> usize {
+        self.team(side).count()
+    }
+
+    /// Whether every place of an online game is taken.
+    pub fn is_full(&self) -> bool {
+        self.row
+            .kind
+            .sides()
+            .iter()
+            .all(|s| self.team_len(*s) >= usize::from(self.row.team_size))
+    }
+
+    pub fn status(&self) -> Status {
+        if self.row.damaged.is_some() {
+            Status::Damaged
+        } else if self.result().is_some() {
+            Status::Finished
+        } else if self.is_online() && self.row.started_at_ms.is_none() {
+            Status::Waiting
+        } else {
+            Status::Playing
+        }
+    }
+
+    /// The member whose hand is next: the side to move's k-th move is
+    /// played by its member k mod n (sides alternate, so k = ply / 2).
+    pub fn next_hand(&self) -> Option<&Member> {
+        let team: Vec<&Member> = self.team(self.play.turn()).collect();
+        (!team.is_empty()).then(|| team[(self.play.ply() / 2) % team.len()])
+    }
+
+    /// The side whose clock runs, if one does.
+    pub fn running_clock(&self) -> Option<Side> {
+        (self.clocks.is_some() && self.status() == Status::Playing).then(|| self.play.turn())
+    }
+
+    /// When the running clock falls, in ms since the epoch.
+    pub fn deadline_ms(&self) -> Option<i64> {
+        let side = self.running_clock()?;
+        self.clocks?.deadline(side.index())
+    }
+
+    /// Whether the running clock has fallen by `now`.
+    pub fn flag_fallen(&self, now: i64) -> bool {
+        self.deadline_ms().is_some_and(|d| d <= now)
+    }
+
+    /// The end of the game, whether decided by the people or the position.
+    pub fn result(&self) -> Option<Ended> {
+        self.row.ended.or_else(|| self.play.outcome())
+    }
+
+    /// The machine's side, if it plays in this game.
+    pub fn machine_side(&self) -> Option<Side> {
+        match self.row.opponent {
+            Opponent::Machine => self.row.human.map(Side::other),
+            _ => None,
+        }
+    }
+
+    /// Whether the machine should move now.
+    pub fn machine_to_move(&self) -> bool {
+        self.status() == Status::Playing && self.machine_side() == Some(self.play.turn())
+    }
+
+    /// The role of `seat` in this game, if it has one.
+    pub fn role_of(&self, seat: &str) -> Option<Role> {
+        let hash = seat_hash(seat.trim());
+        if self.is_online() {
+            self.members
+                .iter()
+                .find(|m| m.seat_hash == hash)
+                .map(|m| Role::Member {
+                    side: m.side,
+                    position: m.position,
+                })
+        } else {
+            (hash == self.row.seat_hash).then_some(Role::Owner)
+        }
+    }
+
+    /// What the games row should say now.
+    pub fn summary(&self) -> Summary {
+        Summary {
+            status: self.status(),
+            ply: self.play.ply(),
+            result: self.result(),
+            machine_due: self.machine_to_move(),
+            deadline_ms: self.deadline_ms(),
+        }
+    }
+
+    /// Milliseconds left on each clock now (never below zero).
+    pub fn clocks_now(&self) -> Option<[i64; 2]> {
+        let c = self.clocks?;
+        let running = self.running_clock().map(Side::index);
+        let now = now_ms();
+        Some([0, 1].map(|i| c.left_at(i, running, now).max(0)))
+    }
+}

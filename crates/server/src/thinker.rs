@@ -1,0 +1,112 @@
+//! Every search the server runs (the machine's moves, hints, draw
+//! decisions) goes through here: two bounded pools of search threads, so a
+//! quick search never waits behind a queue of Expert searches, and a full
+//! queue is an answer (`busy`) rather than a new thread.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use palabre_ai::worker::{Busy, Pool};
+use palabre_ai::{Level, Params, Request, Thought};
+
+use crate::error::AppError;
+
+/// Which pool a search runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lane {
+    /// Depth-bounded searches: Débutant to Confirmé, draw decisions.
+    Quick,
+    /// Searches that use a whole time budget: Expert.
+    Deep,
+}
+
+impl Lane {
+    pub fn for_level(level: Level) -> Lane {
+        if level == Level::Expert {
+            Lane::Deep
+        } else {
+            Lane::Quick
+        }
+    }
+}
+
+/// How many threads and waiting places each lane has.
+#[derive(Debug, Clone)]
+pub struct ThinkerConfig {
+    pub quick_threads: usize,
+    pub quick_queue: usize,
+    pub deep_threads: usize,
+    pub deep_queue: usize,
+}
+
+/// The two pools.
+#[derive(Debug)]
+pub struct Thinker {
+    quick: Pool,
+    deep: Pool,
+    pub params: Params,
+}
+
+/// Seconds a client is told to wait when a lane is full.
+pub const RETRY_AFTER_S: u64 = 2;
+
+/// Stops a search when its asker goes away.
+struct StopOnDrop(Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+}
+
+impl Thinker {
+    pub fn new(c: &ThinkerConfig, params: Params) -> Thinker {
+        Thinker {
+            quick: Pool::new(c.quick_threads, c.quick_queue, params.clone()),
+            deep: Pool::new(c.deep_threads, c.deep_queue, params.clone()),
+            params,
+        }
+    }
+
+    fn pool(&self, lane: Lane) -> &Pool {
+        match lane {
+            Lane::Quick => &self.quick,
+            Lane::Deep => &self.deep,
+        }
+    }
+
+    /// Whether `lane` would take a search now.
+    pub fn has_room(&self, lane: Lane) -> bool {
+        !self.pool(lane).is_full()
+    }
+
+    /// Searches waiting in each lane (quick, deep).
+    pub fn queued(&self) -> (usize, usize) {
+        (self.quick.queued(), self.deep.queued())
+    }
+
+    /// Queues a search; `reply` runs on a search thread with the answer.
+    /// Returns the flag that stops it early.
+    pub fn submit(
+        &self,
+        lane: Lane,
+        request: Request,
+        reply: impl FnOnce(Thought) + Send + 'static,
+    ) -> Result<Arc<AtomicBool>, AppError> {
+        self.pool(lane)
+            .submit(request, reply)
+            .map_err(|Busy| AppError::Busy(RETRY_AFTER_S))
+    }
+
+    /// Searches and waits for the answer without blocking the runtime; the
+    /// search stops if the caller stops waiting.
+    pub async fn think(&self, lane: Lane, request: Request) -> Result<Thought, AppError> {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let stop = self.submit(lane, request, move |t| {
+            let _ = tx.send(t);
+        })?;
+        let _guard = StopOnDrop(stop);
+        rx.await
+            .map_err(|_| AppError::Internal(anyhow::anyhow!("a search thread died")))
+    }
+}
