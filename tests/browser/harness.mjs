@@ -40,17 +40,27 @@ function binary() {
   return built[0];
 }
 
-/** Starts a server; resolves once it answers. */
-export async function startServer() {
+/**
+ * Starts a server; resolves once it answers. `db` reuses a database file (to
+ * restart on the same games), `args` adds flags to `palabre serve`. `stop()`
+ * asks it to stop (SIGTERM: a graceful stop that closes the database) and
+ * resolves once it has exited.
+ */
+export async function startServer({ db, args = [] } = {}) {
   const port = await freePort();
-  const db = join(mkdtempSync(join(tmpdir(), 'palabre-')), 'games.db');
-  const proc = spawn(binary(), ['serve', '--addr', `127.0.0.1:${port}`, '--db', db], { stdio: 'ignore' });
+  db ??= join(mkdtempSync(join(tmpdir(), 'palabre-')), 'games.db');
+  const proc = spawn(binary(), ['serve', '--addr', `127.0.0.1:${port}`, '--db', db, ...args], { stdio: 'ignore' });
+  const exited = new Promise((ok) => proc.once('exit', ok));
+  const stop = () => {
+    if (proc.exitCode === null && proc.signalCode === null) proc.kill();
+    return exited;
+  };
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 200; i++) {
-    try { if ((await fetch(base + '/')).ok) return { base, stop: () => proc.kill() }; } catch {}
+    try { if ((await fetch(base + '/')).ok) return { base, db, stop }; } catch {}
     await new Promise((r) => setTimeout(r, 50));
   }
-  proc.kill();
+  await stop();
   throw new Error('the server did not start');
 }
 

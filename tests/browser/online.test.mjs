@@ -1,5 +1,6 @@
 // Two people on two screens: one creates an online Yoté game, the other opens
-// the invite link, they play by clicks, and both see the end screen.
+// the invite link, they play by clicks (never offered a hint), and both see
+// the end screen.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { api, browserMissing, launch, shot, startServer, until } from './harness.mjs';
@@ -20,6 +21,8 @@ test('two browsers play each other through the invite link to the end screen', {
   try {
     const awa = await (await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' })).newPage();
     const kofi = await (await browser.newContext({ viewport: { width: 390, height: 844 }, reducedMotion: 'reduce' })).newPage();
+    const asked = [];
+    for (const page of [awa, kofi]) page.on('request', (r) => asked.push(new URL(r.url()).pathname));
     await awa.goto(`${server.base}/nouvelle?jeu=yote`);
     await awa.check('input[name="opponent"][value="online"]');
     await awa.fill('#name', 'Awa');
@@ -41,12 +44,17 @@ test('two browsers play each other through the invite link to the end screen', {
     for (let i = 0; i < 6; i++) {
       const page = pages[s.turn];
       await page.waitForSelector(`body[data-ply="${s.ply}"][data-ready="1"]`, { timeout: 30000 });
+      assert.equal(await page.locator('#act-hint').isVisible(), false, 'no hint between people');
       const entry = s.legal.find((m) => m.kind === 'capture') || s.legal[(i * 7) % s.legal.length];
       await clickMove(page, entry, s.turn === 'red' ? 'black' : 'red');
       s = await until(server.base, id, (n) => n.ply === s.ply + 1);
     }
     await awa.waitForSelector(`body[data-ply="${s.ply}"]`);
     await kofi.waitForSelector(`body[data-ply="${s.ply}"]`);
+    for (const page of [awa, kofi]) assert.equal(await page.locator('#act-hint').count(), 1);
+    assert.equal(await awa.locator('#act-hint').isVisible(), false);
+    assert.equal(await kofi.locator('#act-hint').isVisible(), false);
+    assert.ok(!asked.some((p) => p.endsWith('/hint') || p.endsWith('/events')), 'neither hints nor an event stream asked for');
     await shot(awa, 'online-awa-playing');
     await shot(kofi, 'online-kofi-playing');
 

@@ -175,7 +175,13 @@ async fn serve(
     }
     let rate: Option<DefaultDirectRateLimiter> = NonZeroU32::new(limits.socket_messages_per_second)
         .map(|n| RateLimiter::direct(Quota::per_second(n)));
-    let mut ping = tokio::time::interval(limits.socket_ping);
+    // Silence is checked at least twice per idle period.
+    let mut ping = tokio::time::interval(
+        limits
+            .socket_ping
+            .min(limits.socket_idle / 2)
+            .max(Duration::from_millis(100)),
+    );
     let mut heard = Instant::now();
     loop {
         let reply = tokio::select! {

@@ -63,12 +63,26 @@ pub async fn serve(
                     req.extensions_mut().insert(ConnectInfo::<SocketAddr>(peer));
                     req
                 });
-        let connection = http
-            .serve_connection_with_upgrades(TokioIo::new(stream), TowerToHyperService::new(service))
-            .into_owned();
-        let watched = graceful.watch(connection);
+        let http = http.clone();
+        let watcher = graceful.watcher();
+        let first_byte = limits.header_timeout;
         tokio::spawn(async move {
-            let _ = watched.await;
+            // hyper's header timeout starts with the first byte; a client
+            // that sends nothing at all is dropped here.
+            let mut byte = [0u8; 1];
+            if !matches!(
+                tokio::time::timeout(first_byte, stream.peek(&mut byte)).await,
+                Ok(Ok(1..))
+            ) {
+                return;
+            }
+            let connection = http
+                .serve_connection_with_upgrades(
+                    TokioIo::new(stream),
+                    TowerToHyperService::new(service),
+                )
+                .into_owned();
+            let _ = watcher.watch(connection).await;
             drop(place);
         });
     }

@@ -1,10 +1,13 @@
-// The Palabre JSON API (docs/api.md): fetch calls and the event stream.
+// The Palabre JSON API (docs/api.md): fetch calls, the address of the live
+// socket (live.js) and the seats kept in this browser.
 
 export class ApiError extends Error {
-  constructor(code, message, status) {
+  // retryAfter: the seconds the server asked to wait (busy, rate limited), or 0.
+  constructor(code, message, status, retryAfter = 0) {
     super(message || code);
     this.code = code;
     this.status = status;
+    this.retryAfter = retryAfter;
   }
 }
 
@@ -27,7 +30,8 @@ async function call(method, path, { body, seat, text } = {}) {
   }
   if (!r.ok) {
     const e = (data && data.error) || {};
-    throw new ApiError(e.code || 'internal', e.message || r.statusText, r.status);
+    const wait = Number(r.headers.get('Retry-After')) || 0;
+    throw new ApiError(e.code || 'internal', e.message || r.statusText, r.status, wait);
   }
   return data;
 }
@@ -50,25 +54,6 @@ export const replay = (id) => call('GET', `${game(id)}/replay`);
 export const importText = (text) => call('POST', '/api/import', { text });
 export const exportUrl = (id) => `${game(id)}/export`;
 export const socketUrl = (id) => `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${game(id)}/ws`;
-
-// Every `event: state` goes to onState; after a reconnection onReconnect is
-// called so the page can fetch what it may have missed.
-export function subscribe(id, onState, onReconnect) {
-  const es = new EventSource(`${game(id)}/events`);
-  let opened = false;
-  es.addEventListener('state', (e) => {
-    try {
-      onState(JSON.parse(e.data));
-    } catch {
-      /* a malformed event is ignored */
-    }
-  });
-  es.addEventListener('open', () => {
-    if (opened) onReconnect();
-    opened = true;
-  });
-  return es;
-}
 
 const SEAT = 'palabre.seat.';
 

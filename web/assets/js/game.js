@@ -1,9 +1,11 @@
-// The game page: loads the state, follows the event stream (the live socket
-// for online games), animates each new move, shows whose turn it is and sends
-// what the player does to the server.
+// The game page: loads the state, follows the live socket (for every kind of
+// game: the machine's reply comes through it too), animates each new move,
+// shows whose turn it is and sends what the player does to the server: over
+// the socket online, over HTTP against the machine and on one screen.
 
 import { initI18n, t, has } from './i18n.js';
 import * as api from './api.js';
+import { errorText } from './errors.js';
 import * as sound from './sound.js';
 import { YoteBoard } from './board-yote.js';
 import { NsoloBoard } from './board-nsolo.js';
@@ -27,7 +29,7 @@ let resignArmed = null;
 const queue = [];
 let pumping = false;
 let replaying = false; // a move is being animated: the board shows the animation
-let live = null; // the socket of an online game
+let live = null; // the live socket, for every kind of game
 let pending = null; // online: {move, ply} sent and not yet acknowledged
 let asked = null; // online: a message waiting for its answer (draw, resign, abort, rematch)
 let ticker = null;
@@ -49,6 +51,16 @@ function online(s) {
 
 function over(s) {
   return !!s.result || s.status === 'finished';
+}
+
+// A game whose stored moves no longer replay: shown as far as it goes, read-only.
+function damaged(s) {
+  return s.status === 'damaged';
+}
+
+// Moves can still be made (by someone): started, not over, not damaged.
+function inPlay(s) {
+  return s.status === 'playing' && !over(s);
 }
 
 // Online: this page's side, and its place in the side's team.
@@ -82,12 +94,8 @@ function flipped(s) {
 }
 
 function canPlay(s) {
-  if (online(s)) return !!seat && s.status === 'playing' && !over(s) && myHand(s) && !pending;
-  return !!seat && !s.result && s.players[s.turn] === 'human' && !s.thinking;
-}
-
-function errorText(e) {
-  return has(`error.${e.code}`) ? t(`error.${e.code}`) : e.message || t('error.internal');
+  if (online(s)) return !!seat && inPlay(s) && myHand(s) && !pending;
+  return !!seat && inPlay(s) && s.players[s.turn] === 'human' && !s.thinking;
 }
 
 function say(n) {
@@ -97,16 +105,21 @@ function say(n) {
 
 // ---- states in, one at a time ------------------------------------------
 
+// Whole states come from the live socket ('event') and from the answers to
+// this page's own requests: 'move' (a move: old news when the socket was
+// quicker, as it often is with the machine's reply) and 'reset' (the first
+// read, a takeback, a draw: always shown).
 function receive(s, source) {
   if (!s) return;
   s.at = performance.now(); // the clocks count down from here
   const ref = queue.length ? queue[queue.length - 1] : shown;
-  if (ref && s.ply < ref.ply && source !== 'reset') {
-    // An older state from the stream: a takeback, or a late event. Ask.
+  if (ref && source === 'move' && s.ply <= ref.ply) return;
+  if (ref && source === 'event' && s.ply < ref.ply) {
+    // Behind the screen: a takeback, or a state sent before the answer to
+    // this page's own request arrived. Ask which.
     api.getGame(id).then((g) => receive(g, 'reset'), () => {});
     return;
   }
-  if (ref && source === 'move' && s.ply <= ref.ply) return;
   queue.push(s);
   pump();
 }
@@ -171,6 +184,7 @@ function render() {
   renderMoves(s);
   renderActions(s);
   renderDrawOffer(s);
+  renderReadOnly(s);
   renderNote();
   if (!replaying) renderEnd(s);
 }
@@ -332,7 +346,7 @@ function renderBars(s) {
   for (const [el, side] of [[$('bar-top'), top], [$('bar-bottom'), bottom]]) {
     el.textContent = '';
     el.dataset.side = side;
-    el.classList.toggle('to-move', !over(s) && s.turn === side && s.status !== 'waiting');
+    el.classList.toggle('to-move', inPlay(s) && s.turn === side);
     const dot = document.createElement('span');
     dot.className = `swatch ${side}`;
     const name = document.createElement('strong');
@@ -360,7 +374,7 @@ function renderBars(s) {
       renderClock(c, s);
       el.append(c);
     }
-    if (!over(s) && s.turn === side && s.status !== 'waiting') {
+    if (inPlay(s) && s.turn === side) {
       const tm = document.createElement('span');
       tm.className = 'turn-tag';
       tm.textContent = t('game.toMove');
@@ -374,6 +388,7 @@ function turnOf(name) {
 }
 
 function statusText(s) {
+  if (damaged(s)) return t('status.damaged');
   if (over(s)) return resultWords(s).line;
   if (online(s)) {
     if (s.status === 'waiting') return t('online.waiting');
@@ -397,7 +412,7 @@ function renderStatus(s) {
     line.className = myHand(s) ? 'next-hand mine' : 'next-hand';
   }
   st.append(line);
-  st.classList.toggle('thinking', !over(s) && s.players[s.turn] === 'machine');
+  st.classList.toggle('thinking', inPlay(s) && s.players[s.turn] === 'machine');
   if (!seat) {
     const w = document.createElement('span');
     w.className = 'watch';
@@ -428,13 +443,14 @@ function renderActions(s) {
   if (online(s)) return renderOnlineActions(s);
   $('act-abort').hidden = true;
   $('act-rematch').hidden = true;
-  const live = !!seat && !s.result;
+  // Hints are for games against the machine or on one screen, never online.
+  const playing = !!seat && inPlay(s);
   const mine = canPlay(s) && !sending && !replaying;
-  $('act-hint').hidden = !live;
-  $('act-takeback').hidden = !live || !vsMachine(s);
-  $('act-draw').hidden = !live;
-  $('act-resign').hidden = !live;
-  $('move-form').hidden = !live;
+  $('act-hint').hidden = !playing;
+  $('act-takeback').hidden = !playing || !vsMachine(s);
+  $('act-draw').hidden = !playing;
+  $('act-resign').hidden = !playing;
+  $('move-form').hidden = !playing;
   $('act-hint').disabled = !mine;
   $('act-takeback').disabled = sending || s.thinking || !s.moves.length || replaying;
   $('act-draw').disabled = sending || !!s.draw_offer || (vsMachine(s) && !mine);
@@ -445,14 +461,14 @@ function renderActions(s) {
 }
 
 function renderOnlineActions(s) {
-  const playing = !!seat && s.status === 'playing' && !over(s);
+  const playing = !!seat && inPlay(s);
   const busy = !!asked || !live || !live.up;
   const mine = canPlay(s) && !replaying;
   $('act-hint').hidden = true;
   $('act-takeback').hidden = true;
   $('act-draw').hidden = !playing;
   $('act-resign').hidden = !playing;
-  $('act-abort').hidden = !seat || over(s) || s.ply > 0;
+  $('act-abort').hidden = !seat || over(s) || damaged(s) || s.ply > 0;
   $('act-rematch').hidden = !seat || !over(s) || !s.result || s.result.reason === 'aborted';
   $('move-form').hidden = !playing;
   $('act-draw').disabled = busy || !!s.draw_offer;
@@ -474,7 +490,7 @@ function renderDrawOffer(s) {
   if (online(s)) {
     // Online: every member of the other side may answer; the offering side waits.
     const by = offerSide(s.draw_offer);
-    box.hidden = !s.draw_offer || over(s);
+    box.hidden = !s.draw_offer || !inPlay(s);
     const answer = !!seat && !!by && mySide(s) && by !== mySide(s);
     $('draw-accept').hidden = !answer;
     $('draw-decline').hidden = !answer;
@@ -485,12 +501,17 @@ function renderDrawOffer(s) {
   }
   $('draw-accept').hidden = false;
   $('draw-decline').hidden = false;
-  const show = !!seat && !s.result && !!s.draw_offer && !vsMachine(s);
+  const show = !!seat && inPlay(s) && !!s.draw_offer && !vsMachine(s);
   box.hidden = !show;
   if (show) {
     const by = offerSide(s.draw_offer);
     $('draw-offer-text').textContent = by ? t(`draw.offer.${by}`) : t('draw.offer');
   }
+}
+
+// A damaged game says why nothing can be done in it.
+function renderReadOnly(s) {
+  $('readonly').hidden = !damaged(s);
 }
 
 function renderNote() {
@@ -522,7 +543,7 @@ function resultWords(s) {
 
 function renderEnd(s) {
   const end = $('end');
-  const show = over(s) && !endDismissed;
+  const show = over(s) && !damaged(s) && !endDismissed;
   if (!show) {
     end.hidden = true;
     return;
@@ -551,7 +572,9 @@ function renderEnd(s) {
 
 // ---- actions -------------------------------------------------------------
 
-async function send(fn, { reset = false, after } = {}) {
+// Against the machine and on one screen: an action over HTTP, whose answer
+// is the new state (the same state also comes over the live socket).
+async function send(fn, { reset = false, after, context } = {}) {
   sending = true;
   render();
   try {
@@ -559,7 +582,7 @@ async function send(fn, { reset = false, after } = {}) {
     if (after) after(s);
     if (s && s.ply !== undefined) receive(s, reset ? 'reset' : 'move');
   } catch (e) {
-    say({ text: errorText(e), error: true });
+    say({ text: errorText(e, context), error: true });
   } finally {
     sending = false;
     render();
@@ -576,7 +599,7 @@ function play(move) {
     render();
     return;
   }
-  send(() => api.playMove(id, seat, move, shown.ply));
+  send(() => api.playMove(id, seat, move, shown.ply), { context: 'move' });
 }
 
 // Online: a message that changes the game (draw, resign, abort, rematch);
@@ -607,16 +630,21 @@ function onLive(msg) {
     if (pending && s.ply > pending.ply) pending = null;
     if (asked && asked !== 'rematch') answered();
     receive(s, 'event');
+  } else if (msg.type === 'ok') {
+    // An action other than a move was accepted; its state comes (or came) apart.
+    if (asked !== 'rematch') answered();
+    render();
   } else if (msg.type === 'ack') {
     if (pending && msg.ply === pending.ply) pending = null;
     render();
   } else if (msg.type === 'error') {
     if (msg.code === 'wrong_seat' && live && !live.up) live.seat = null; // watch instead
     const resent = pending && pending.resent;
+    const wasMove = !!pending;
     pending = null;
     answered();
     // A move sent again after a reconnection may have been played meanwhile.
-    if (!(resent && msg.code === 'stale_ply')) say({ text: errorText(msg), error: true, transient: true });
+    if (!(resent && msg.code === 'stale_ply')) say({ text: errorText(msg, wasMove ? 'move' : undefined), error: true, transient: true });
     render();
   } else if (msg.type === 'rematch') {
     answered();
@@ -670,6 +698,7 @@ function wire() {
     play(v);
   });
   $('act-hint').addEventListener('click', async () => {
+    if (!shown || online(shown)) return;
     try {
       const h = await api.hint(id, seat);
       hintCells = cellsOf(h.move);
@@ -788,18 +817,18 @@ async function copyInvite() {
 async function start() {
   await initI18n();
   wire();
-  let first;
   try {
-    first = await api.getGame(id);
-    receive(first, 'reset');
+    receive(await api.getGame(id), 'reset');
   } catch (e) {
-    $('status').textContent = e.code === 'not_found' ? t('error.not_found') : errorText(e);
+    // A game too damaged to be read at all is refused: say so, as for one shown read-only.
+    $('status').textContent = e.code === 'damaged' ? t('status.damaged') : errorText(e);
+    $('readonly').hidden = e.code !== 'damaged';
     $('actions').hidden = true;
     $('move-form').hidden = true;
+    if (e.code) document.body.dataset.error = e.code;
     return;
   }
-  if (online(first)) startLive();
-  else api.subscribe(id, (s) => receive(s, 'event'), () => api.getGame(id).then((g) => receive(g, 'reset'), () => {}));
+  startLive();
 }
 
 start();

@@ -5,6 +5,7 @@
 
 import { initI18n, t, has } from './i18n.js';
 import * as api from './api.js';
+import { errorText } from './errors.js';
 import { SIDES, gameLabel, tcLine, names, el } from './online.js';
 
 const $ = (id) => document.getElementById(id);
@@ -15,10 +16,6 @@ const gamePath = `/partie/${encodeURIComponent(id)}`;
 let state = null;
 let joining = false;
 let failure = null; // an error code that closes the page (not_found…)
-
-function errorText(e) {
-  return has(`error.${e.code}`) ? t(`error.${e.code}`) : e.message || t('error.internal');
-}
 
 function free(s, side) {
   return Math.max(0, (s.team_size || 1) - ((s.teams && s.teams[side]) || []).length);
@@ -65,6 +62,7 @@ function render() {
   let closed = '';
   if (s.opponent !== 'online') closed = t('join.notOnline');
   else if (mine) closed = t('join.haveSeat');
+  else if (s.status === 'damaged') closed = t('error.damaged');
   else if (!playable) closed = s.status === 'finished' || s.result ? t('error.game_over') : s.ply > 0 || s.status === 'playing' ? t('error.already_started') : t('error.game_full');
   $('closed').hidden = !closed;
   $('closed-text').textContent = closed;

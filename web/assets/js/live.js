@@ -1,12 +1,18 @@
-// The live socket of an online game (docs/online.md): `hello` with the seat
-// and the last ply on screen, then JSON messages both ways. A lost connection
-// comes back by itself, after 0.5 s doubling to 10 s with jitter, and says
-// `hello` again. A ping every 20 s finds a connection that died silently.
+// The live socket of a game, of every kind: against the machine, on one
+// screen, online (docs/online.md). It is the page's one channel for news: the
+// machine's reply and the other players' moves arrive here. `hello` with the
+// seat and the last ply on screen, then JSON messages both ways; the server
+// answers every hello with the whole state, so nothing missed while away
+// needs asking for. A lost connection comes back by itself, after 0.5 s
+// doubling to 10 s with jitter, and says `hello` again. A ping every 20 s
+// finds a connection that died silently (the server closes one silent for 60 s).
 
 import { socketUrl } from './api.js';
 
 const PING_MS = 20000;
 const DEAD_MS = 45000;
+// Refusals of a hello that another try cannot change.
+const FINAL = new Set(['not_found', 'damaged']);
 
 export class Live {
   // seat: null for a spectator; ply(): the last ply the page has;
@@ -69,6 +75,7 @@ export class Live {
         this.onStatus('open');
       }
       if (msg.type !== 'pong') this.onMessage(msg);
+      if (msg.type === 'error' && !this.up && FINAL.has(msg.code)) this.close();
     });
     ws.addEventListener('close', () => this.lost(ws));
   }

@@ -2,8 +2,9 @@
 // one click (straight away with the remembered name, else through the join
 // page), and the games in progress to watch. Refreshed every 5 s.
 
-import { initI18n, t, has, currentLang } from './i18n.js';
+import { initI18n, t, currentLang } from './i18n.js';
 import * as api from './api.js';
+import { errorText } from './errors.js';
 import { SIDES, gameLabel, tcLine, names, el } from './online.js';
 
 const $ = (id) => document.getElementById(id);
@@ -12,10 +13,6 @@ let drawn = '';
 let busy = false;
 
 const gamePath = (id) => `/partie/${encodeURIComponent(id)}`;
-
-function errorText(e) {
-  return has(`error.${e.code}`) ? t(`error.${e.code}`) : e.message || t('error.internal');
-}
 
 function teams(g, open) {
   const box = el('p', { class: 'teams' });

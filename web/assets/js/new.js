@@ -4,6 +4,7 @@
 
 import { initI18n, t, has } from './i18n.js';
 import { createGame, saveSeat, loadName, saveName, cleanName } from './api.js';
+import { errorText } from './errors.js';
 
 const form = document.getElementById('new-form');
 const $ = (id) => document.getElementById(id);
@@ -92,7 +93,7 @@ form.addEventListener('submit', async (e) => {
     saveSeat(r.id, r.seat, r.side, name ? { name, index: 0 } : {});
     location.assign(`/partie/${encodeURIComponent(r.id)}`);
   } catch (err) {
-    fail(has(`error.${err.code}`) ? t(`error.${err.code}`) : err.message);
+    fail(errorText(err));
     btn.disabled = false;
     update();
   }

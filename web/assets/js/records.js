@@ -2,18 +2,15 @@
 // where an exported game's text is pasted and shown in the viewer (nothing
 // is stored).
 
-import { initI18n, t, has, currentLang } from './i18n.js';
+import { initI18n, t, currentLang } from './i18n.js';
 import * as api from './api.js';
+import { errorText } from './errors.js';
 import { Viewer } from './viewer.js';
 import { SIDES, gameLabel, names, resultText, el } from './online.js';
 
 const $ = (id) => document.getElementById(id);
 let list = null;
 let viewer = null;
-
-function errorText(e) {
-  return has(`error.${e.code}`) ? t(`error.${e.code}`) : e.message || t('error.internal');
-}
 
 // `ended_at`: Unix seconds, milliseconds or an ISO date.
 function when(at) {

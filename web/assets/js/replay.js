@@ -1,8 +1,9 @@
 // Replay page (/parties/<id>): the frames of a game in the viewer, with a
 // link to export its record as text.
 
-import { initI18n, t, has } from './i18n.js';
+import { initI18n, t } from './i18n.js';
 import * as api from './api.js';
+import { errorText } from './errors.js';
 import { Viewer } from './viewer.js';
 import { gameLabel } from './online.js';
 
@@ -28,7 +29,7 @@ async function start() {
     viewer = new Viewer($('viewer'), data);
     heading();
   } catch (e) {
-    $('error').textContent = has(`error.${e.code}`) ? t(`error.${e.code}`) : e.message || t('error.internal');
+    $('error').textContent = errorText(e);
     $('error').hidden = false;
     $('export').hidden = true;
   } finally {
