@@ -1,8 +1,8 @@
 // The live socket carries every kind of game: the machine's reply and the
 // moves of a game on one screen reach the page over `/ws` (there is no
-// `/events` stream any more). And what the page says when the server
-// refuses: the machine too busy to take a move, a damaged game kept
-// read-only.
+// `/events` stream any more), and a page whose socket is refused still gets
+// them by reading the game. And what the page says when the server refuses:
+// the machine too busy to take a move, a damaged game kept read-only.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
@@ -56,6 +56,25 @@ test('against the machine, its reply arrives over the live socket', { skip }, as
     assert.equal(reads.length, 1, `the state was read once, then followed live (${reads.length})`);
     assert.match(await page.textContent('#status'), /À vous/);
     await shot(page, 'live-machine-reply');
+  } finally {
+    await browser.close();
+    server.stop();
+  }
+});
+
+test('with WebSockets refused on the way, the machine\'s reply still shows', { skip }, async () => {
+  const server = await startServer();
+  const browser = await launch();
+  try {
+    const created = await api(server.base, 'POST', '/api/games', { game: 'yote', opponent: 'machine', level: 'debutant', side: 'red' });
+    const page = await newPage(browser);
+    // A proxy that refuses WebSockets: every socket closes at once.
+    await page.routeWebSocket(/\/ws$/, (ws) => ws.close({ code: 1011, reason: 'refused' }));
+    await openGame(page, server.base, created);
+    await page.waitForSelector('body[data-ply="0"][data-ready="1"][data-conn="lost"]');
+    assert.equal(await page.locator('#conn').isVisible(), true, 'the page says it is reconnecting');
+    await clickYote(page, created.state.legal.find((m) => !m.from));
+    await page.waitForSelector('body[data-ply="2"][data-ready="1"]', { timeout: 30000 });
   } finally {
     await browser.close();
     server.stop();

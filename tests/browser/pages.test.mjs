@@ -1,4 +1,5 @@
-// The pages a visitor reads: home, the French rules page, the switch to English.
+// The pages a visitor reads: home, the French rules page, the switch to English,
+// and the choices of the new-game form.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { browserMissing, launch, newPage, shot, startServer } from './harness.mjs';
@@ -59,6 +60,30 @@ test('switching to English is remembered', { skip }, async () => {
     assert.equal(await page.getAttribute('html', 'lang'), 'en');
     assert.match(await page.textContent('body'), /Play/);
     await shot(page, 'home-en');
+  } finally {
+    await browser.close();
+    server.stop();
+  }
+});
+
+test('the new-game page offers a time control only for online games', { skip }, async () => {
+  const server = await startServer();
+  const browser = await launch();
+  try {
+    const page = await newPage(browser);
+    const bodies = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/games') bodies.push(r.postDataJSON());
+    });
+    await page.goto(`${server.base}/nouvelle?jeu=yote`);
+    await page.check('input[name="opponent"][value="online"]');
+    assert.equal(await page.locator('#tc-set').isVisible(), true);
+    await page.check('input[name="opponent"][value="machine"]');
+    assert.equal(await page.locator('#tc-set').isVisible(), false, 'no time control against the machine');
+    await Promise.all([page.waitForURL(/\/partie\//), page.click('#start')]);
+    assert.equal(bodies.length, 1);
+    assert.equal(bodies[0].opponent, 'machine');
+    assert.ok(!('time_control' in bodies[0]), 'none is sent');
   } finally {
     await browser.close();
     server.stop();

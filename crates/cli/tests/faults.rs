@@ -78,6 +78,62 @@ async fn fault_1_a_stale_search_is_dropped_after_a_take_back() {
     }
 }
 
+/// 1b. A stored game whose moves do not replay is quarantined, and the
+/// server starts with every other game (it used to exit on the first).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fault_1b_a_damaged_game_is_quarantined_and_the_server_starts() {
+    use palabre_server::domain::Status;
+    use palabre_server::store::{Store, Summary};
+    let mut s = Server::start(&[]);
+    let (bad, seat, _) = s
+        .create(json!({"game": "yote", "opponent": "machine", "side": "red"}))
+        .await;
+    let moved = s
+        .post(
+            &format!("/api/games/{bad}/moves"),
+            json!({"move": "c3", "ply": 0}),
+            Some(&seat),
+        )
+        .await;
+    assert_eq!(moved.0, 201);
+    s.wait_for(&bad, Duration::from_secs(10), |v| v["ply"] == 2)
+        .await;
+    let (good, _, _) = s.create(json!({"game": "yote", "opponent": "local"})).await;
+    s.kill();
+    // Red moving a ball that is not there: what a broken store could hold.
+    let store = Store::open(&s.db()).await.unwrap();
+    let due = Summary {
+        status: Status::Playing,
+        ply: 3,
+        result: None,
+        machine_due: true,
+        deadline_ms: None,
+    };
+    store
+        .append_move(&bad, 2, "e5xe3", None, &due)
+        .await
+        .unwrap();
+    store.close().await;
+    s.restart();
+    let v = s.state(&bad).await;
+    assert_eq!(v["status"], "damaged", "{v}");
+    assert_eq!(v["ply"], 2, "the moves that replay are shown: {v}");
+    let (status, refused) = s
+        .post(
+            &format!("/api/games/{bad}/moves"),
+            json!({"move": "d3", "ply": 2}),
+            Some(&seat),
+        )
+        .await;
+    assert_eq!(
+        (status, refused["error"]["code"].as_str()),
+        (409, Some("damaged"))
+    );
+    assert_eq!(s.state(&good).await["status"], "playing");
+    let (status, _) = s.get("/api/records", None).await;
+    assert_eq!(status, 200);
+}
+
 /// 2. An acknowledged resignation is never overwritten by a draw decided
 /// meanwhile.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -19,6 +19,7 @@ use serde_json::value::RawValue;
 use crate::clock::TimeControl;
 use crate::domain::{GameKind, Opponent, Side};
 use crate::error::AppError;
+use crate::game::view;
 use crate::game::{Action, Command, Done, DrawAction, Games, Joined};
 use crate::guards::ClientIp;
 use crate::names::display_name;
@@ -26,7 +27,6 @@ use crate::seats::{bearer, random_token, seat_hash};
 use crate::state::AppState;
 use crate::store::{GameRow, Member};
 use crate::thinker::Lane;
-use crate::view;
 
 pub fn router() -> Router<AppState> {
     Router::new()

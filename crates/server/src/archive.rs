@@ -14,11 +14,11 @@ use serde_json::{Value, json};
 use crate::domain::{GameKind, Opponent, Side};
 use crate::error::AppError;
 use crate::game::Game;
+use crate::game::view;
 use crate::guards::ClientIp;
 use crate::play::Play;
 use crate::state::AppState;
 use crate::thinker::RETRY_AFTER_S;
-use crate::view;
 
 /// Largest record accepted for import.
 pub const IMPORT_LIMIT: usize = 256 * 1024;

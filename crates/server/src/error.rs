@@ -156,3 +156,21 @@ impl IntoResponse for AppError {
         res
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn internal_details_never_reach_a_client() {
+        let e = AppError::Internal(anyhow::anyhow!("database or disk is full"));
+        assert_eq!(e.public_message(), "internal error");
+        assert_eq!(
+            e.body(),
+            json!({"code": "internal", "message": "internal error"})
+        );
+        let busy = AppError::Busy(2);
+        assert_eq!(busy.retry_after(), Some(2));
+        assert_eq!(busy.status(), StatusCode::SERVICE_UNAVAILABLE);
+    }
+}

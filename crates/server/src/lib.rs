@@ -6,7 +6,7 @@
 //! - [`game`] gives each game one owner, a task that applies every change
 //!   to it in turn; [`store`] keeps games, moves and seats in SQLite.
 //! - [`domain`] names games, sides, opponents, statuses and ends as types;
-//!   [`play`] is a game's record; [`view`] is the JSON the pages read;
+//!   [`play`] is a game's record; [`game::view`] is the JSON the pages read;
 //!   [`clock`] keeps time controls.
 //! - [`thinker`] runs every search on bounded pools.
 //! - [`config`] holds the settings and limits, [`guards`] enforces them,
@@ -33,7 +33,6 @@ pub mod state;
 pub mod status;
 pub mod store;
 pub mod thinker;
-pub mod view;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;

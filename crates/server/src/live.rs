@@ -236,7 +236,9 @@ async fn serve(
 async fn latest(app: &AppState, id: &str) -> Option<String> {
     let state = app
         .games
-        .read(id, |g| serde_json::to_string(&crate::view::state(g)).ok())
+        .read(id, |g| {
+            serde_json::to_string(&crate::game::view::state(g)).ok()
+        })
         .await
         .ok()
         .flatten()?;

@@ -53,6 +53,7 @@ pub struct Member {
 /// A stored move with the time it was played and the mover's clock after it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoredMove {
+    pub ply: usize,
     pub notation: String,
     pub played_at_ms: Option<i64>,
     pub clock_ms: Option<i64>,
@@ -411,7 +412,7 @@ impl Store {
         };
         let row = game_row(&r)?;
         let moves = sqlx::query(
-            "SELECT notation, played_at_ms, clock_ms FROM moves WHERE game_id = ? ORDER BY ply",
+            "SELECT ply, notation, played_at_ms, clock_ms FROM moves WHERE game_id = ? ORDER BY ply",
         )
         .bind(id)
         .fetch_all(&self.pool)
@@ -419,6 +420,7 @@ impl Store {
         .iter()
         .map(|r| {
             Ok(StoredMove {
+                ply: r.try_get::<i64, _>("ply")? as usize,
                 notation: r.try_get("notation")?,
                 played_at_ms: r.try_get("played_at_ms")?,
                 clock_ms: r.try_get("clock_ms")?,

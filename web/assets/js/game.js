@@ -33,6 +33,7 @@ let live = null; // the live socket, for every kind of game
 let pending = null; // online: {move, ply} sent and not yet acknowledged
 let asked = null; // online: a message waiting for its answer (draw, resign, abort, rematch)
 let ticker = null;
+let poller = null; // reads the game while the socket is down
 let copiedTimer = null;
 
 const other = { red: 'black', black: 'red', south: 'north', north: 'south' };
@@ -667,7 +668,25 @@ function onLink(status) {
     live.send({ type: 'move', move: pending.move, ply: pending.ply });
   }
   if (status === 'lost') answered();
+  pollWhileLost(status === 'lost');
   if (shown) render();
+}
+
+// While the socket is down (a network that refuses WebSockets, a server
+// restarting), a game waiting for someone else (the machine's reply,
+// another screen's move) is read every few seconds instead. Never while it
+// is this page's turn: a move being built is not redrawn under the finger.
+const POLL_MS = 3000;
+
+function pollWhileLost(lost) {
+  clearInterval(poller);
+  poller = null;
+  if (!lost) return;
+  poller = setInterval(() => {
+    const s = shown;
+    if (!s || !inPlay(s) || canPlay(s) || sending || replaying || document.hidden) return;
+    api.getGame(id).then((g) => receive(g, 'reset'), () => {});
+  }, POLL_MS);
 }
 
 function startLive() {

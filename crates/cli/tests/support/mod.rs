@@ -227,7 +227,12 @@ pub async fn send(ws: &mut Socket, v: Value) {
 
 /// The legal move at `index` (modulo the list) of a state, in notation.
 pub fn legal(state: &Value, index: usize) -> String {
-    palabre_server::bots::move_from_state(state, index).expect("a legal move")
+    maybe_legal(state, index).expect("a legal move")
+}
+
+/// The legal move at `index`, if the state lists any.
+pub fn maybe_legal(state: &Value, index: usize) -> Option<String> {
+    palabre_server::bots::move_from_state(state, index)
 }
 
 /// The number of threads of process `pid`.

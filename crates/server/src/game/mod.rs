@@ -10,7 +10,8 @@
 //!   wakes games whose clock fell or whose machine is to move.
 //! - [`owner`]: the owner's loop; [`moves`], [`ending`] and [`seating`] are
 //!   what it does with each command.
-//! - [`state`]: the game as the owner holds it.
+//! - [`state`]: the game as the owner holds it; [`view`]: the game as the
+//!   pages read it.
 
 mod ending;
 mod moves;
@@ -18,6 +19,7 @@ mod owner;
 pub mod registry;
 mod seating;
 pub mod state;
+pub mod view;
 
 use std::sync::Arc;
 
@@ -35,8 +37,9 @@ pub use state::Game;
 /// Where a command's answer goes.
 pub type Reply<T> = oneshot::Sender<Result<T, AppError>>;
 
-/// A read of the game, run by its owner between two changes.
-pub type ReadFn = Box<dyn FnOnce(&Game) + Send>;
+/// A read of the game, run by its owner between two changes (or told why
+/// there is no game to read).
+pub type ReadFn = Box<dyn FnOnce(Result<&Game, AppError>) + Send>;
 
 /// What can be asked of a game's owner.
 pub enum Command {

@@ -9,10 +9,10 @@ use tokio::sync::{broadcast, mpsc};
 use tokio::time::Instant;
 
 use super::registry::Inner;
+use super::view;
 use super::{Acted, Command, Done, Game, Reply};
 use crate::clock::now_ms;
 use crate::error::AppError;
-use crate::view;
 
 /// How an owner begins.
 pub enum Start {
@@ -182,7 +182,7 @@ impl Owner {
                 Command::Subscribe { reply, .. } => drop(reply.send(Err(err()))),
                 Command::Act { reply, .. } => drop(reply.send(Err(err()))),
                 Command::Join { reply, .. } => drop(reply.send(Err(err()))),
-                Command::Read(_) => {} // dropped: the reader sees no game
+                Command::Read(f) => f(Err(err())),
                 _ => {}
             }
         }
@@ -199,7 +199,7 @@ impl Owner {
 
     async fn handle(&mut self, game: &mut Game, command: Command) {
         match command {
-            Command::Read(f) => f(game),
+            Command::Read(f) => f(Ok(game)),
             Command::Subscribe { seat, reply } => {
                 let _ = reply.send(self.subscribe(game, seat.as_deref()));
             }

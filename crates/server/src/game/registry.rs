@@ -161,7 +161,7 @@ impl Games {
         self.call(id, |tx| {
             let f = Arc::clone(&f);
             Command::Read(Box::new(move |g| {
-                let _ = tx.send(Ok(f(g)));
+                let _ = tx.send(g.map(|g| f(g)));
             }))
         })
         .await

@@ -50,7 +50,17 @@ impl Game {
     /// whose moves do not replay comes back with the moves that do, and the
     /// reason in `row.damaged`.
     pub fn replay(mut row: GameRow, moves: &[StoredMove], members: Vec<Member>) -> Game {
-        let notation: Vec<&str> = moves.iter().map(|m| m.notation.as_str()).collect();
+        // A gap in the plies is a damaged store too: replay up to it.
+        let whole = moves
+            .iter()
+            .enumerate()
+            .take_while(|(i, m)| m.ply == *i)
+            .count();
+        if whole < moves.len() {
+            row.damaged
+                .get_or_insert(format!("no stored move at ply {whole}"));
+        }
+        let notation: Vec<&str> = moves[..whole].iter().map(|m| m.notation.as_str()).collect();
         let play = match Play::replay(row.kind, &row.start_fen, &notation) {
             Ok(play) => play,
             Err((partial, why)) => {
@@ -68,7 +78,7 @@ impl Game {
                 })
             }
         };
-        let clocks = restore_clocks(&row, moves);
+        let clocks = restore_clocks(&row, &moves[..play.ply()]);
         Game {
             row,
             play,

@@ -9,8 +9,8 @@ use palabre_rules::yote::{self, Color, Second, Square};
 use palabre_rules::{GamePosition, Record};
 use serde::Serialize;
 
+use super::Game;
 use crate::domain::{Ended, GameKind, Opponent, Side, Status};
-use crate::game::Game;
 use crate::play::Play;
 
 #[derive(Debug, Serialize)]
