@@ -248,7 +248,7 @@ async fn random_commands_then_sigkill_lose_nothing_acknowledged() {
     let mut s = Arc::into_inner(s).expect("every task ended");
     s.restart();
     let store = Store::open(&s.db()).await.unwrap();
-    let acks = acks.lock().unwrap();
+    let acks = std::mem::take(&mut *acks.lock().unwrap());
     let mut acknowledged = 0;
     for t in &games {
         let state = s.state(&t.id).await;

@@ -66,10 +66,10 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Limits {
         Limits {
-            creates_per_minute: 30,
-            joins_per_minute: 60,
-            hints_per_minute: 30,
-            imports_per_minute: 10,
+            creates_per_minute: 60,
+            joins_per_minute: 120,
+            hints_per_minute: 60,
+            imports_per_minute: 20,
             sockets_per_address: 32,
             sockets: 4096,
             socket_messages_per_second: 20,

@@ -54,6 +54,7 @@ fn spawn(port: u16, db: &str, env: &[(String, String)]) -> Child {
         std::thread::sleep(Duration::from_millis(25));
     }
     let _ = child.kill();
+    let _ = child.wait();
     panic!("the server did not start");
 }
 
