@@ -50,6 +50,7 @@ impl Owner {
         }
         self.stop_machine(game);
         if let Some(ask) = self.draw_ask.take() {
+            ask.stop.store(true, std::sync::atomic::Ordering::SeqCst);
             let _ = ask.reply.send(Err(AppError::GameOver));
         }
         self.changed(game);
@@ -118,10 +119,11 @@ impl Owner {
             },
         );
         match submitted {
-            Ok(_) => {
+            Ok(stop) => {
                 self.draw_ask = Some(DrawAsk {
                     token,
                     fingerprint: game.play.fingerprint(),
+                    stop,
                     reply,
                 });
             }

@@ -33,6 +33,7 @@ pub(super) struct Search {
 pub(super) struct DrawAsk {
     pub token: u64,
     pub fingerprint: (usize, u64),
+    pub stop: Arc<AtomicBool>,
     pub reply: Reply<Acted>,
 }
 
