@@ -1,41 +1,100 @@
-//! `palabre loadtest`: N online games played by bots over WebSockets against
-//! a running server. Reports moves per second, the move round-trip (sent to
-//! acknowledged) and errors, then checks in the database that every
-//! acknowledged move is there exactly once.
+//! `palabre loadtest`: measures a running server (on this machine) in one of
+//! three modes.
+//!
+//! - `play` (the default): N online games played by bots over WebSockets.
+//!   Reports moves per second, the move round-trip (sent to acknowledged)
+//!   and errors, then checks in the database that every acknowledged move
+//!   is there exactly once.
+//! - `idle-games`: creates N games over HTTP, reads each once, and reports
+//!   the server's memory (`GET /api/status`) before, right after, and once
+//!   the idle games have left memory (start the server with a short
+//!   `--idle-game`).
+//! - `idle-sockets`: opens N spectator WebSockets on a few games, keeps them
+//!   open and idle (answering pings), and reports the server's memory per
+//!   socket, then closes them.
+//!
+//! Every mode needs room: start the server with the rate limits off and the
+//! connection limits raised, and raise the open-file limit of both
+//! processes (`ulimit -n`) above the sockets used.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
-use futures_util::{SinkExt, StreamExt};
+use futures_util::{SinkExt, StreamExt, stream};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use serde_json::{Value, json};
-use tokio::sync::Mutex;
-use tokio_tungstenite::connect_async;
+use tokio::sync::{Mutex, watch};
 use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async_with_config};
+
+/// What the load test does.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Mode {
+    /// Online games played by bot pairs over WebSockets.
+    #[default]
+    Play,
+    /// Games created, read once and left idle until they leave memory.
+    IdleGames,
+    /// Spectator WebSockets opened and kept open, idle.
+    IdleSockets,
+}
 
 #[derive(Debug, Clone)]
 pub struct Settings {
     pub addr: String,
+    pub mode: Mode,
+    /// Games played at once (`play`) or created (`idle-games`).
     pub games: usize,
+    /// WebSockets opened (`idle-sockets`).
+    pub sockets: usize,
+    /// How long to play (`play`) or to keep the sockets open (`idle-sockets`).
     pub duration: Duration,
     /// A bot's thinking time before each move.
     pub think: Duration,
+    /// The games' starts are spread over this (`play`).
+    pub ramp: Duration,
+    /// Longest wait for the idle games to leave memory (`idle-games`).
+    pub wait: Duration,
+    /// Times games are created and left to leave memory (`idle-games`).
+    pub rounds: usize,
     /// The server's database, to check the acknowledged moves against.
     pub db: Option<String>,
 }
+
+/// Requests or connections opened at once when creating games or sockets.
+const CONCURRENCY: usize = 64;
+/// Games the idle sockets watch.
+const WATCHED_GAMES: usize = 10;
+/// A request, a connection or a first state that takes longer failed.
+const PATIENCE: Duration = Duration::from_secs(30);
 
 /// What all bots saw.
 #[derive(Debug, Default)]
 struct Tally {
     round_trips: Vec<Duration>,
+    /// When each acknowledged move was sent, with its round trip.
+    timeline: Vec<(Instant, Duration)>,
     errors: usize,
     /// Acknowledged moves: game id → ply → notation.
     acked: HashMap<String, HashMap<usize, String>>,
     /// Every move sent, acknowledged or not: game id → (ply, notation).
     sent: HashMap<String, HashSet<(usize, String)>>,
+}
+
+type Socket = WebSocketStream<MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// Opens a WebSocket with a small read buffer (the protocol's messages are
+/// a few KiB; the default buffer, 128 KiB, would make the client's memory
+/// the limit on how many sockets it holds).
+async fn connect(url: String) -> anyhow::Result<Socket> {
+    let config = WebSocketConfig::default().read_buffer_size(16 * 1024);
+    let (ws, _) = connect_async_with_config(url, Some(config), false).await?;
+    Ok(ws)
 }
 
 /// A random legal move of the state.
@@ -80,7 +139,7 @@ async fn bot(
     seed: u64,
 ) -> anyhow::Result<()> {
     let Place { id, seat, side } = place;
-    let (mut ws, _) = connect_async(format!("ws://{addr}/api/games/{id}/ws")).await?;
+    let mut ws = connect(format!("ws://{addr}/api/games/{id}/ws")).await?;
     ws.send(Message::text(
         json!({"type": "hello", "seat": seat, "ply": 0}).to_string(),
     ))
@@ -100,6 +159,7 @@ async fn bot(
                 if let Some((ply, notation, sent)) = pending.take() {
                     let mut t = tally.lock().await;
                     t.round_trips.push(sent.elapsed());
+                    t.timeline.push((sent, sent.elapsed()));
                     t.acked.entry(id.clone()).or_default().insert(ply, notation);
                 }
             }
@@ -140,15 +200,18 @@ async fn bot(
     Ok(())
 }
 
-/// Plays games in one slot, one after another, until `end`.
+/// Plays games in one slot, one after another, until `end`, the first one
+/// after `delay`.
 async fn slot(
-    addr: String,
+    http: reqwest::Client,
     index: usize,
     settings: Arc<Settings>,
+    delay: Duration,
     end: Instant,
     tally: Arc<Mutex<Tally>>,
 ) -> anyhow::Result<()> {
-    let http = reqwest::Client::new();
+    let addr = settings.addr.clone();
+    tokio::time::sleep(delay).await;
     let mut round = 0u64;
     while Instant::now() < end {
         let game = if index.is_multiple_of(2) {
@@ -239,6 +302,35 @@ async fn check(db: &str, t: &Tally) -> anyhow::Result<(usize, usize)> {
     Ok((missing, doubled))
 }
 
+/// Seconds a line of the round trips over time covers.
+const WINDOW_S: u64 = 10;
+
+/// The round trips' p50 and p99 in each window of `WINDOW_S` seconds.
+fn windows(started: Instant, timeline: &[(Instant, Duration)]) -> Vec<String> {
+    let mut by: Vec<Vec<Duration>> = Vec::new();
+    for (sent, took) in timeline {
+        let w = (sent.saturating_duration_since(started).as_secs() / WINDOW_S) as usize;
+        if by.len() <= w {
+            by.resize_with(w + 1, Vec::new);
+        }
+        by[w].push(*took);
+    }
+    by.iter_mut()
+        .enumerate()
+        .map(|(w, v)| {
+            v.sort();
+            let from = w as u64 * WINDOW_S;
+            format!(
+                "{from:>4}-{:<4} s: p50 {:>8.1} ms, p99 {:>8.1} ms, {} moves",
+                from + WINDOW_S,
+                percentile(v, 0.5).as_secs_f64() * 1e3,
+                percentile(v, 0.99).as_secs_f64() * 1e3,
+                v.len()
+            )
+        })
+        .collect()
+}
+
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted
         .get(((sorted.len().max(1) - 1) as f64 * p).round() as usize)
@@ -246,61 +338,425 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
         .unwrap_or_default()
 }
 
+/// The client's own CPU time so far (user + system), from `/proc`.
+fn own_cpu() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name, which is in parentheses.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    // Linux reports these in USER_HZ, 100 a second.
+    Some(Duration::from_millis(ticks * 10))
+}
+
+/// Says how much of a core the client used since `since` (CPU time then).
+fn client_load(since: Option<Duration>, elapsed: Duration) -> String {
+    match (since, own_cpu()) {
+        (Some(a), Some(b)) => format!(
+            "client CPU {:.1} s over {:.0} s ({:.2} cores of {})",
+            (b - a).as_secs_f64(),
+            elapsed.as_secs_f64(),
+            (b - a).as_secs_f64() / elapsed.as_secs_f64(),
+            std::thread::available_parallelism().map_or(0, |n| n.get()),
+        ),
+        _ => "client CPU unknown".to_owned(),
+    }
+}
+
+fn http_client() -> anyhow::Result<reqwest::Client> {
+    Ok(reqwest::Client::builder().timeout(PATIENCE).build()?)
+}
+
+/// What `GET /api/status` tells.
+#[derive(Debug, Clone, Copy, Default)]
+struct ServerStatus {
+    games_in_memory: u64,
+    sockets: u64,
+    resident_bytes: Option<u64>,
+    searches_queued: (u64, u64),
+}
+
+async fn server_status(http: &reqwest::Client, addr: &str) -> anyhow::Result<ServerStatus> {
+    let v: Value = http
+        .get(format!("http://{addr}/api/status"))
+        .send()
+        .await?
+        .error_for_status()?
+        .json()
+        .await?;
+    Ok(ServerStatus {
+        games_in_memory: v["games_in_memory"].as_u64().context("games_in_memory")?,
+        sockets: v["sockets"].as_u64().context("sockets")?,
+        resident_bytes: v["resident_bytes"].as_u64(),
+        searches_queued: (
+            v["searches_queued"]["quick"].as_u64().unwrap_or(0),
+            v["searches_queued"]["deep"].as_u64().unwrap_or(0),
+        ),
+    })
+}
+
+fn mib(bytes: Option<u64>) -> String {
+    bytes.map_or("unknown".to_owned(), |b| {
+        format!("{:.1} MiB", b as f64 / 1_048_576.0)
+    })
+}
+
+/// `b - a` in MiB, signed.
+fn mib_change(a: Option<u64>, b: Option<u64>) -> String {
+    match (a, b) {
+        (Some(a), Some(b)) => format!("{:+.1} MiB", (b as f64 - a as f64) / 1_048_576.0),
+        _ => "unknown".to_owned(),
+    }
+}
+
+/// `(b - a) / n` in KiB.
+fn kib_each(a: Option<u64>, b: Option<u64>, n: usize) -> String {
+    match (a, b) {
+        (Some(a), Some(b)) if n > 0 => {
+            format!("{:.1} KiB", (b as f64 - a as f64) / 1024.0 / n as f64)
+        }
+        _ => "unknown".to_owned(),
+    }
+}
+
+fn show(label: &str, s: &ServerStatus) {
+    println!(
+        "{label}: games in memory {}, sockets {}, searches queued {}+{}, resident {}",
+        s.games_in_memory,
+        s.sockets,
+        s.searches_queued.0,
+        s.searches_queued.1,
+        mib(s.resident_bytes)
+    );
+}
+
 pub fn run(settings: Settings) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(async move {
-        let settings = Arc::new(settings);
-        let tally = Arc::new(Mutex::new(Tally::default()));
-        let started = Instant::now();
-        let end = started + settings.duration;
-        let slots: Vec<_> = (0..settings.games)
-            .map(|i| {
-                tokio::spawn(slot(
-                    settings.addr.clone(),
-                    i,
-                    Arc::clone(&settings),
-                    end,
-                    Arc::clone(&tally),
-                ))
-            })
-            .collect();
-        let mut failures = 0;
-        for s in slots {
-            if let Ok(Err(e)) | Err(e) = s.await.map_err(anyhow::Error::from) {
-                failures += 1;
-                eprintln!("loadtest: a game slot failed: {e:#}");
-            }
+        match settings.mode {
+            Mode::Play => play(settings).await,
+            Mode::IdleGames => idle_games(settings).await,
+            Mode::IdleSockets => idle_sockets(settings).await,
         }
-        let elapsed = started.elapsed();
-        let mut t = tally.lock().await;
-        t.round_trips.sort();
-        let n = t.round_trips.len();
-        println!(
-            "games {} for {:.0} s, {} moves acknowledged, {:.0} moves/s",
-            settings.games,
-            elapsed.as_secs_f64(),
-            n,
-            n as f64 / elapsed.as_secs_f64()
-        );
-        println!(
-            "round trip: p50 {:?}, p99 {:?}, max {:?}",
-            percentile(&t.round_trips, 0.5),
-            percentile(&t.round_trips, 0.99),
-            percentile(&t.round_trips, 1.0)
-        );
-        println!("errors {}, failed slots {failures}", t.errors);
-        match &settings.db {
-            Some(db) => {
-                let (missing, doubled) = check(db, &t).await?;
-                println!("database: {missing} acknowledged moves missing, {doubled} doubled");
-                if missing + doubled > 0 {
-                    bail!("the database lost or doubled acknowledged moves");
-                }
-            }
-            None => println!("database: not checked (pass --db FILE)"),
-        }
-        Ok(())
     })
+}
+
+async fn play(settings: Settings) -> anyhow::Result<()> {
+    let settings = Arc::new(settings);
+    let http = http_client()?;
+    let tally = Arc::new(Mutex::new(Tally::default()));
+    let cpu = own_cpu();
+    let started = Instant::now();
+    let end = started + settings.duration;
+    let games = settings.games.max(1);
+    let slots: Vec<_> = (0..settings.games)
+        .map(|i| {
+            tokio::spawn(slot(
+                http.clone(),
+                i,
+                Arc::clone(&settings),
+                settings.ramp.mul_f64(i as f64 / games as f64),
+                end,
+                Arc::clone(&tally),
+            ))
+        })
+        .collect();
+    let mut failures = 0;
+    for s in slots {
+        if let Ok(Err(e)) | Err(e) = s.await.map_err(anyhow::Error::from) {
+            failures += 1;
+            eprintln!("loadtest: a game slot failed: {e:#}");
+        }
+    }
+    let elapsed = started.elapsed();
+    let mut t = tally.lock().await;
+    t.round_trips.sort();
+    let n = t.round_trips.len();
+    println!(
+        "games {} for {:.0} s, {} moves acknowledged, {:.0} moves/s",
+        settings.games,
+        elapsed.as_secs_f64(),
+        n,
+        n as f64 / elapsed.as_secs_f64()
+    );
+    println!(
+        "round trip: p50 {:?}, p90 {:?}, p99 {:?}, max {:?}",
+        percentile(&t.round_trips, 0.5),
+        percentile(&t.round_trips, 0.9),
+        percentile(&t.round_trips, 0.99),
+        percentile(&t.round_trips, 1.0)
+    );
+    println!("round trip by {WINDOW_S} s window (p50/p99 moves):");
+    for line in windows(started, &t.timeline) {
+        println!("  {line}");
+    }
+    println!("errors {}, failed slots {failures}", t.errors);
+    println!("{}", client_load(cpu, elapsed));
+    // The bots have closed their sockets: give the server a moment to see it.
+    let waiting = Instant::now();
+    loop {
+        match server_status(&http, &settings.addr).await {
+            Ok(s) if s.sockets > 0 && waiting.elapsed() < Duration::from_secs(5) => {
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+            Ok(s) => break show("server after", &s),
+            Err(e) => break println!("server after: no status ({e:#})"),
+        }
+    }
+    match &settings.db {
+        Some(db) => {
+            let (missing, doubled) = check(db, &t).await?;
+            println!("database: {missing} acknowledged moves missing, {doubled} doubled");
+            if missing + doubled > 0 {
+                bail!("the database lost or doubled acknowledged moves");
+            }
+        }
+        None => println!("database: not checked (pass --db FILE)"),
+    }
+    Ok(())
+}
+
+/// Creates game `i` (Yoté or Nsolo, on one screen) and returns its id.
+async fn create_local(http: &reqwest::Client, addr: &str, i: usize) -> anyhow::Result<String> {
+    let body = if i.is_multiple_of(2) {
+        json!({"game": "yote", "opponent": "local"})
+    } else {
+        json!({"game": "nsolo", "size": 8, "opponent": "local"})
+    };
+    let created = post(http, addr, "/api/games", body).await?;
+    Ok(created["id"].as_str().context("id")?.to_owned())
+}
+
+/// Creates game `i` and reads it once.
+async fn create_and_read(http: &reqwest::Client, addr: &str, i: usize) -> anyhow::Result<()> {
+    let id = create_local(http, addr, i).await?;
+    let res = http
+        .get(format!("http://{addr}/api/games/{id}"))
+        .send()
+        .await?;
+    let status = res.status();
+    let v: Value = res.json().await?;
+    if !status.is_success() || v["ply"].is_null() {
+        bail!("GET /api/games/{id}: {status} {v}");
+    }
+    Ok(())
+}
+
+async fn idle_games(settings: Settings) -> anyhow::Result<()> {
+    let addr = settings.addr.as_str();
+    let http = http_client()?;
+    let before = server_status(&http, addr).await?;
+    show("before", &before);
+    if before.games_in_memory > 0 {
+        println!("note: the server already holds games; their memory counts in what follows");
+    }
+    for round in 1..=settings.rounds.max(1) {
+        let start = server_status(&http, addr).await?;
+        let started = Instant::now();
+        let results: Vec<anyhow::Result<()>> = stream::iter(0..settings.games)
+            .map(|i| {
+                let http = &http;
+                async move { create_and_read(http, addr, i).await }
+            })
+            .buffer_unordered(CONCURRENCY)
+            .collect()
+            .await;
+        let took = started.elapsed();
+        let failed: Vec<&anyhow::Error> = results.iter().filter_map(|r| r.as_ref().err()).collect();
+        let made = results.len() - failed.len();
+        if let Some(e) = failed.first() {
+            eprintln!("loadtest: {} games failed, the first: {e:#}", failed.len());
+        }
+        println!(
+            "round {round}: {made} games created and read in {:.1} s ({:.0} a second), {} failed",
+            took.as_secs_f64(),
+            made as f64 / took.as_secs_f64(),
+            failed.len()
+        );
+        let created = server_status(&http, addr).await?;
+        show("after creating", &created);
+        println!(
+            "memory for the games: {} ({} a game)",
+            mib_change(start.resident_bytes, created.resident_bytes),
+            kib_each(start.resident_bytes, created.resident_bytes, made)
+        );
+        let waiting = Instant::now();
+        let mut after = created;
+        while after.games_in_memory > before.games_in_memory && waiting.elapsed() < settings.wait {
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            after = server_status(&http, addr).await?;
+        }
+        show("after eviction", &after);
+        if after.games_in_memory > before.games_in_memory {
+            println!(
+                "eviction: {} games still in memory after {:.0} s (is the server's \
+                 --idle-game short?)",
+                after.games_in_memory,
+                settings.wait.as_secs_f64()
+            );
+        } else {
+            println!(
+                "eviction: every game left memory {:.1} s after the last was read",
+                waiting.elapsed().as_secs_f64()
+            );
+        }
+        println!(
+            "memory kept after eviction: {} against the start of the round, {} against \
+             before the first",
+            mib_change(start.resident_bytes, after.resident_bytes),
+            mib_change(before.resident_bytes, after.resident_bytes)
+        );
+    }
+    Ok(())
+}
+
+/// Opens a spectator WebSocket on game `id` and waits for its first state.
+async fn spectate(addr: &str, id: &str) -> anyhow::Result<Socket> {
+    let mut ws = connect(format!("ws://{addr}/api/games/{id}/ws")).await?;
+    ws.send(Message::text(json!({"type": "hello"}).to_string()))
+        .await?;
+    loop {
+        let Message::Text(text) = ws.next().await.context("closed before a state")?? else {
+            continue;
+        };
+        let m: Value = serde_json::from_str(&text)?;
+        match m["type"].as_str() {
+            Some("state") => return Ok(ws),
+            Some("error") => bail!("refused: {m}"),
+            _ => {}
+        }
+    }
+}
+
+/// How the idle sockets fared.
+#[derive(Debug, Default)]
+struct Held {
+    /// Closed by the server (or the network) while they should have stayed.
+    dropped: AtomicUsize,
+    /// Pings from the server, answered.
+    pings: AtomicUsize,
+    /// Messages other than pings while idle.
+    messages: AtomicUsize,
+}
+
+/// Keeps a socket open, reading (which answers pings), until told to close.
+async fn hold(mut ws: Socket, mut stop: watch::Receiver<bool>, held: Arc<Held>) {
+    loop {
+        tokio::select! {
+            _ = stop.changed() => break,
+            message = ws.next() => match message {
+                Some(Ok(Message::Ping(_))) => {
+                    held.pings.fetch_add(1, Ordering::Relaxed);
+                }
+                Some(Ok(Message::Close(_)) | Err(_)) | None => {
+                    held.dropped.fetch_add(1, Ordering::Relaxed);
+                    return;
+                }
+                Some(Ok(_)) => {
+                    held.messages.fetch_add(1, Ordering::Relaxed);
+                }
+            },
+        }
+    }
+    let _ = tokio::time::timeout(Duration::from_secs(5), async {
+        let _ = ws.close(None).await;
+        while let Some(Ok(_)) = ws.next().await {}
+    })
+    .await;
+}
+
+async fn idle_sockets(settings: Settings) -> anyhow::Result<()> {
+    let addr = settings.addr.as_str();
+    let http = http_client()?;
+    let mut ids = Vec::new();
+    for i in 0..WATCHED_GAMES.min(settings.sockets.max(1)) {
+        ids.push(create_local(&http, addr, i).await?);
+    }
+    let before = server_status(&http, addr).await?;
+    show(&format!("before (with {} games)", ids.len()), &before);
+    let client_before = palabre_server::status::resident_bytes();
+    let held = Arc::new(Held::default());
+    let (stop, stopped) = watch::channel(false);
+    let started = Instant::now();
+    let opened: Vec<anyhow::Result<tokio::task::JoinHandle<()>>> =
+        stream::iter(0..settings.sockets)
+            .map(|i| {
+                let id = ids[i % ids.len()].clone();
+                let stopped = stopped.clone();
+                let held = Arc::clone(&held);
+                async move {
+                    let ws = tokio::time::timeout(PATIENCE, spectate(addr, &id))
+                        .await
+                        .context("no state in time")??;
+                    Ok(tokio::spawn(hold(ws, stopped, held)))
+                }
+            })
+            .buffer_unordered(CONCURRENCY)
+            .collect()
+            .await;
+    let took = started.elapsed();
+    let mut holders = Vec::new();
+    let mut failed = 0;
+    for o in opened {
+        match o {
+            Ok(h) => holders.push(h),
+            Err(e) => {
+                if failed == 0 {
+                    eprintln!("loadtest: a socket failed: {e:#}");
+                }
+                failed += 1;
+            }
+        }
+    }
+    let open = holders.len();
+    println!(
+        "{open} sockets open in {:.1} s ({:.0} a second), {failed} failed",
+        took.as_secs_f64(),
+        open as f64 / took.as_secs_f64()
+    );
+    let now = server_status(&http, addr).await?;
+    show("sockets open", &now);
+    println!(
+        "server memory for the sockets: {} ({} a socket)",
+        mib_change(before.resident_bytes, now.resident_bytes),
+        kib_each(before.resident_bytes, now.resident_bytes, open)
+    );
+    let client_now = palabre_server::status::resident_bytes();
+    println!(
+        "client memory for the sockets: {} ({} a socket)",
+        mib_change(client_before, client_now),
+        kib_each(client_before, client_now, open)
+    );
+    println!(
+        "holding them idle for {:.0} s",
+        settings.duration.as_secs_f64()
+    );
+    tokio::time::sleep(settings.duration).await;
+    let idle = server_status(&http, addr).await?;
+    show("after holding", &idle);
+    println!(
+        "while idle: {} pings answered, {} other messages, {} sockets closed by the server",
+        held.pings.load(Ordering::Relaxed),
+        held.messages.load(Ordering::Relaxed),
+        held.dropped.load(Ordering::Relaxed)
+    );
+    let _ = stop.send(true);
+    for h in holders {
+        let _ = h.await;
+    }
+    let waiting = Instant::now();
+    let mut closed = server_status(&http, addr).await?;
+    while closed.sockets > before.sockets && waiting.elapsed() < Duration::from_secs(10) {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        closed = server_status(&http, addr).await?;
+    }
+    show("after closing", &closed);
+    if closed.sockets > before.sockets {
+        bail!(
+            "the server still counts {} sockets 10 s after every one closed",
+            closed.sockets
+        );
+    }
+    Ok(())
 }
 
 #[cfg(test)]

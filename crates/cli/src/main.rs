@@ -95,21 +95,45 @@ enum Command {
     },
     /// Search fixed positions to fixed depths: node checksum and speed.
     Bench,
-    /// Play online games with bots against a running server and measure it.
+    /// Measure a running server: online games played by bots (play), idle
+    /// games' memory (idle-games) or idle live connections' (idle-sockets).
+    ///
+    /// Start the server with the rate limits off and room for the
+    /// connections, e.g. `palabre serve --creates-per-minute 0
+    /// --joins-per-minute 0 --socket-rate 0 --sockets-per-address 100000
+    /// --sockets 100000 --connections 100000 --idle-game 2`, and raise
+    /// `ulimit -n` for both processes above the sockets used.
     Loadtest {
         /// The server's address.
         #[arg(long, default_value = "127.0.0.1:8080")]
         addr: String,
-        /// Games played at once.
+        /// What to measure.
+        #[arg(long, value_enum, default_value_t = loadtest::Mode::Play)]
+        mode: loadtest::Mode,
+        /// Games played at once (play) or created (idle-games).
         #[arg(long, default_value_t = 100)]
         games: usize,
-        /// Seconds to play.
+        /// WebSockets kept open (idle-sockets).
+        #[arg(long, default_value_t = 1000)]
+        sockets: usize,
+        /// Seconds to play (play) or to keep the sockets open (idle-sockets).
         #[arg(long, default_value_t = 30)]
         duration: u64,
         /// Each bot's thinking time before a move, in milliseconds.
         #[arg(long, default_value_t = 500)]
         think: u64,
-        /// The server's SQLite file, to check the acknowledged moves in.
+        /// Milliseconds over which the games' starts are spread (play);
+        /// 0 starts them all at once. Defaults to --think.
+        #[arg(long)]
+        ramp: Option<u64>,
+        /// Longest wait, in seconds, for the idle games to leave memory
+        /// (idle-games).
+        #[arg(long, default_value_t = 120)]
+        wait: u64,
+        /// Times N games are created and left to leave memory (idle-games).
+        #[arg(long, default_value_t = 1)]
+        rounds: usize,
+        /// The server's SQLite file, to check the acknowledged moves in (play).
         #[arg(long)]
         db: Option<String>,
     },
@@ -189,15 +213,25 @@ fn main() -> ExitCode {
         Command::Bench => bench::run(Params::default()).map_err(Failure::Other),
         Command::Loadtest {
             addr,
+            mode,
             games,
+            sockets,
             duration,
             think,
+            ramp,
+            wait,
+            rounds,
             db,
         } => loadtest::run(loadtest::Settings {
             addr,
+            mode,
             games,
+            sockets,
             duration: Duration::from_secs(duration),
             think: Duration::from_millis(think),
+            ramp: Duration::from_millis(ramp.unwrap_or(think)),
+            wait: Duration::from_secs(wait),
+            rounds,
             db,
         })
         .map_err(Failure::Other),

@@ -398,7 +398,12 @@ async fn main() {
     explain(&store, "the lobby", LOBBY_SQL).await;
     explain(&store, "the records", RECORDS_SQL).await;
     explain(&store, "the seats of listed games", SEATS_SQL).await;
-    explain(&store, "the lobby one status at a time", LOBBY_BY_STATUS_SQL).await;
+    explain(
+        &store,
+        "the lobby one status at a time",
+        LOBBY_BY_STATUS_SQL,
+    )
+    .await;
     for (what, sql) in [
         ("the lobby query", LOBBY_SQL),
         ("the lobby one status at a time", LOBBY_BY_STATUS_SQL),

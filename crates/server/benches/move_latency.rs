@@ -1,7 +1,8 @@
 //! The server's own time for a move (no AI thinking): 100 games on one
 //! screen in progress, moves posted round-robin through the router, each one
 //! parsed, checked, committed to SQLite (a file, WAL) and broadcast. Prints
-//! p50, p95 and p99 over all moves.
+//! p50, p95 and p99 over all moves, then p50/p99 by ten rounds (the games'
+//! plies grow with the rounds). `MOVE_LATENCY_ROUNDS` changes the rounds.
 
 use std::time::{Duration, Instant};
 
@@ -64,8 +65,16 @@ async fn main() {
             v["state"].clone(),
         ));
     }
+    let rounds = std::env::var("MOVE_LATENCY_ROUNDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(ROUNDS);
     let mut times = Vec::new();
-    for round in 0..ROUNDS {
+    let mut by_rounds: Vec<Vec<Duration>> = Vec::new();
+    for round in 0..rounds {
+        if round % 10 == 0 {
+            by_rounds.push(Vec::new());
+        }
         for (id, seat, state) in games.iter_mut() {
             if !state["result"].is_null() {
                 continue;
@@ -83,17 +92,32 @@ async fn main() {
             .await;
             assert!(next["error"].is_null(), "{m}: {next}");
             times.push(took);
+            by_rounds.last_mut().expect("a group").push(took);
             *state = next;
         }
     }
     times.sort();
-    let at = |p: f64| times[((times.len() - 1) as f64 * p).round() as usize];
+    let at = |times: &[Duration], p: f64| times[((times.len() - 1) as f64 * p).round() as usize];
     println!(
         "move_latency: {} moves over {GAMES} games: p50 {:?}, p95 {:?}, p99 {:?}, max {:?}",
         times.len(),
-        at(0.50),
-        at(0.95),
-        at(0.99),
-        at(1.0)
+        at(&times, 0.50),
+        at(&times, 0.95),
+        at(&times, 0.99),
+        at(&times, 1.0)
     );
+    for (i, group) in by_rounds.iter_mut().enumerate() {
+        if group.is_empty() {
+            continue;
+        }
+        group.sort();
+        println!(
+            "move_latency:   rounds {:>3}-{:<3}: {:>4} moves, p50 {:?}, p99 {:?}",
+            i * 10,
+            i * 10 + 9,
+            group.len(),
+            at(group, 0.5),
+            at(group, 0.99)
+        );
+    }
 }
