@@ -32,6 +32,8 @@ use crate::state::AppState;
 pub const MAX_MESSAGE: usize = 4 * 1024;
 /// Largest frame read at all; a larger one closes the connection.
 const MAX_FRAME: usize = 64 * 1024;
+/// The read buffer of a live socket.
+const READ_BUFFER: usize = 8 * 1024;
 /// A connection must say hello within this.
 const HELLO: Duration = Duration::from_secs(10);
 
@@ -51,7 +53,10 @@ async fn upgrade(
     }
     let place = app.guards.open_socket(ip)?;
     app.games.read(&id, |_| ()).await?;
+    // Messages are small: tungstenite's 128 KiB read buffer would be most of
+    // what an idle socket costs.
     Ok(ws
+        .read_buffer_size(READ_BUFFER)
         .max_message_size(MAX_FRAME)
         .max_frame_size(MAX_FRAME)
         .on_upgrade(move |socket| connection(app, id, socket, place)))

@@ -87,9 +87,13 @@ pub struct Listing {
     pub members: Vec<Member>,
 }
 
+/// Reads go through a pool of connections; writes through one connection
+/// of their own, so that writers never queue in SQLite's busy handler
+/// (WAL lets the readers go on meanwhile).
 #[derive(Debug, Clone)]
 pub struct Store {
     pool: SqlitePool,
+    writer: SqlitePool,
 }
 
 fn now() -> i64 {
@@ -137,6 +141,9 @@ fn member(r: &SqliteRow) -> sqlx::Result<Member> {
         seat_hash: r.try_get("seat_hash")?,
     })
 }
+
+const LIST_COLUMNS: &str = "id, game, size, opponent, human, time_control, team_size, status, \
+    ply, result_winner, result_reason, finished_at";
 
 const GAME_COLUMNS: &str = "id, game, size, start_fen, opponent, level, human, seat_hash, \
     ended_winner, ended_reason, team_size, time_control, started_at_ms, rematch_id, damaged";
@@ -235,11 +242,16 @@ impl Store {
             .synchronous(SqliteSynchronous::Normal)
             .busy_timeout(std::time::Duration::from_secs(5))
             .foreign_keys(true);
+        let writer = SqlitePoolOptions::new()
+            .max_connections(1)
+            .connect_with(options.clone())
+            .await?;
+        sqlx::migrate!("./migrations").run(&writer).await?;
         let pool = SqlitePoolOptions::new()
             .max_connections(4)
             .connect_with(options)
             .await?;
-        Store::migrated(pool).await
+        Ok(Store { pool, writer })
     }
 
     /// A private in-memory database (one connection, so one database).
@@ -254,11 +266,15 @@ impl Store {
 
     async fn migrated(pool: SqlitePool) -> anyhow::Result<Store> {
         sqlx::migrate!("./migrations").run(&pool).await?;
-        Ok(Store { pool })
+        Ok(Store {
+            writer: pool.clone(),
+            pool,
+        })
     }
 
     /// Closes the connections (a clean checkpoint of the journal).
     pub async fn close(&self) {
+        self.writer.close().await;
         self.pool.close().await;
     }
 
@@ -274,7 +290,7 @@ impl Store {
         first: Option<&Member>,
         s: &Summary,
     ) -> sqlx::Result<()> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.writer.begin().await?;
         insert_game(&mut tx, g, s).await?;
         if let Some(m) = first {
             insert_member(&mut tx, &g.id, m).await?;
@@ -290,7 +306,7 @@ impl Store {
         first: &Member,
         s: &Summary,
     ) -> sqlx::Result<()> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.writer.begin().await?;
         insert_game(&mut tx, g, s).await?;
         insert_member(&mut tx, &g.id, first).await?;
         sqlx::query("UPDATE games SET rematch_id = ? WHERE id = ?")
@@ -311,7 +327,7 @@ impl Store {
         clock_ms: Option<i64>,
         s: &Summary,
     ) -> sqlx::Result<()> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.writer.begin().await?;
         sqlx::query(
             "INSERT INTO moves (game_id, ply, notation, played_at, played_at_ms, clock_ms) \
              VALUES (?, ?, ?, ?, ?, ?)",
@@ -330,7 +346,7 @@ impl Store {
 
     /// Deletes the moves from `ply` on (a take-back).
     pub async fn take_back(&self, id: &str, ply: usize, s: &Summary) -> sqlx::Result<()> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.writer.begin().await?;
         sqlx::query("DELETE FROM moves WHERE game_id = ? AND ply >= ?")
             .bind(id)
             .bind(ply as i64)
@@ -342,7 +358,7 @@ impl Store {
 
     /// Records an end the position does not show, with the summary.
     pub async fn end(&self, id: &str, ended: &Ended, s: &Summary) -> sqlx::Result<()> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.writer.begin().await?;
         sqlx::query("UPDATE games SET ended_winner = ?, ended_reason = ? WHERE id = ?")
             .bind(ended.winner.map(Side::as_str))
             .bind(ended.reason.as_str())
@@ -361,7 +377,7 @@ impl Store {
         started_at_ms: Option<i64>,
         s: &Summary,
     ) -> sqlx::Result<()> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.writer.begin().await?;
         insert_member(&mut tx, id, m).await?;
         if let Some(at) = started_at_ms {
             set_started(&mut tx, id, at).await?;
@@ -372,7 +388,7 @@ impl Store {
 
     /// Starts a game whose teams are not full.
     pub async fn start(&self, id: &str, at_ms: i64, s: &Summary) -> sqlx::Result<()> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.writer.begin().await?;
         set_started(&mut tx, id, at_ms).await?;
         write_summary(&mut tx, id, s).await?;
         tx.commit().await
@@ -380,7 +396,7 @@ impl Store {
 
     /// Keeps the summary up to date outside a change (after a replay).
     pub async fn summarise(&self, id: &str, s: &Summary) -> sqlx::Result<()> {
-        let mut c = self.pool.acquire().await?;
+        let mut c = self.writer.acquire().await?;
         write_summary(&mut c, id, s).await
     }
 
@@ -392,7 +408,7 @@ impl Store {
         )
         .bind(why)
         .bind(id)
-        .execute(&self.pool)
+        .execute(&self.writer)
         .await?;
         Ok(())
     }
@@ -443,14 +459,22 @@ impl Store {
         .collect()
     }
 
-    /// Online games waiting for players or being played, newest first.
+    /// Online games waiting for players or being played, newest first. One
+    /// scan of the `games_open` index per status, each stopping at `limit`.
     pub async fn lobby(&self, limit: i64) -> sqlx::Result<Vec<Listing>> {
-        self.listings(
-            "WHERE opponent = 'online' AND status IN ('waiting', 'playing') \
-             ORDER BY created_at DESC, id",
-            limit,
-        )
-        .await
+        let newest = |status: &str| {
+            format!(
+                "SELECT * FROM (SELECT {LIST_COLUMNS}, created_at FROM games \
+                 WHERE opponent = 'online' AND status = '{status}' \
+                 ORDER BY created_at DESC LIMIT ?1)"
+            )
+        };
+        let sql = format!(
+            "{} UNION ALL {} ORDER BY created_at DESC, id LIMIT ?1",
+            newest("waiting"),
+            newest("playing")
+        );
+        self.listed(&sql, limit).await
     }
 
     /// Finished games, the most recently finished first.
@@ -463,11 +487,15 @@ impl Store {
     }
 
     async fn listings(&self, filter: &str, limit: i64) -> sqlx::Result<Vec<Listing>> {
-        let sql = format!(
-            "SELECT id, game, size, opponent, human, time_control, team_size, status, ply, \
-             result_winner, result_reason, finished_at FROM games {filter} LIMIT ?"
-        );
-        let rows = sqlx::query(&sql).bind(limit).fetch_all(&self.pool).await?;
+        self.listed(
+            &format!("SELECT {LIST_COLUMNS} FROM games {filter} LIMIT ?1"),
+            limit,
+        )
+        .await
+    }
+
+    async fn listed(&self, sql: &str, limit: i64) -> sqlx::Result<Vec<Listing>> {
+        let rows = sqlx::query(sql).bind(limit).fetch_all(&self.pool).await?;
         let mut list = rows
             .iter()
             .map(|r| {
