@@ -317,8 +317,10 @@ impl Store {
         tx.commit().await
     }
 
-    /// Records the move played at `ply` (with the mover's clock after it);
-    /// fails, changing nothing, if that ply already exists.
+    /// Records the move played at `ply` (with the mover's clock after it)
+    /// and the game's summary after it (copied to the games row by a
+    /// trigger, in the same statement); fails, changing nothing, if that ply
+    /// already exists.
     pub async fn append_move(
         &self,
         id: &str,
@@ -327,10 +329,11 @@ impl Store {
         clock_ms: Option<i64>,
         s: &Summary,
     ) -> sqlx::Result<()> {
-        let mut tx = self.writer.begin().await?;
+        debug_assert_eq!(s.ply, ply + 1);
         sqlx::query(
-            "INSERT INTO moves (game_id, ply, notation, played_at, played_at_ms, clock_ms) \
-             VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO moves (game_id, ply, notation, played_at, played_at_ms, clock_ms, \
+             status, result_winner, result_reason, machine_due, deadline_ms) \
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         )
         .bind(id)
         .bind(ply as i64)
@@ -338,10 +341,14 @@ impl Store {
         .bind(now())
         .bind(crate::clock::now_ms())
         .bind(clock_ms)
-        .execute(&mut *tx)
+        .bind(s.status.as_str())
+        .bind(s.result.and_then(|r| r.winner).map(Side::as_str))
+        .bind(s.result.map(|r| r.reason.as_str()))
+        .bind(s.machine_due)
+        .bind(s.deadline_ms)
+        .execute(&self.writer)
         .await?;
-        write_summary(&mut tx, id, s).await?;
-        tx.commit().await
+        Ok(())
     }
 
     /// Deletes the moves from `ply` on (a take-back).
