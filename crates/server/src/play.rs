@@ -75,13 +75,6 @@ impl Play {
         })
     }
 
-    pub fn kind(&self) -> GameKind {
-        match self {
-            Play::Yote(_) => GameKind::Yote,
-            Play::Nsolo(_) => GameKind::Nsolo,
-        }
-    }
-
     pub fn ply(&self) -> usize {
         both!(self, r => r.ply())
     }
@@ -93,10 +86,6 @@ impl Play {
 
     pub fn fen(&self) -> String {
         both!(self, r => r.position().to_string())
-    }
-
-    pub fn start_fen(&self) -> String {
-        both!(self, r => r.start().to_string())
     }
 
     pub fn moves(&self) -> Vec<String> {

@@ -401,12 +401,6 @@ impl Store {
         tx.commit().await
     }
 
-    /// Keeps the summary up to date outside a change (after a replay).
-    pub async fn summarise(&self, id: &str, s: &Summary) -> sqlx::Result<()> {
-        let mut c = self.writer.acquire().await?;
-        write_summary(&mut c, id, s).await
-    }
-
     /// Quarantines a game whose moves do not replay.
     pub async fn mark_damaged(&self, id: &str, why: &str) -> sqlx::Result<()> {
         sqlx::query(
