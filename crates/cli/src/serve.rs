@@ -11,7 +11,8 @@ pub struct ServeArgs {
     /// Address to listen on.
     #[arg(long, env = "PALABRE_ADDR", default_value = "127.0.0.1:8080")]
     pub addr: String,
-    /// SQLite file holding the games.
+    /// Where the games are stored: an SQLite file (`FILE` or
+    /// `sqlite://FILE`) or a PostgreSQL database (`postgres://USER@HOST:PORT/DB`).
     #[arg(long, env = "PALABRE_DB", default_value = "palabre.db")]
     pub db: String,
     /// Games one address may create a minute (0: no limit).

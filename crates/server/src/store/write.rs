@@ -1,0 +1,220 @@
+//! The writes, each called by a game's owner only. Statements use `$n`
+//! placeholders, which both SQLite and PostgreSQL read.
+
+use sqlx::AnyConnection;
+
+use super::{GameRow, Member, Store, Summary, now};
+use crate::domain::{Ended, Side};
+
+async fn insert_game(c: &mut AnyConnection, g: &GameRow, s: &Summary) -> sqlx::Result<()> {
+    sqlx::query(
+        "INSERT INTO games (id, game, size, start_fen, opponent, level, human, seat_hash, \
+         team_size, time_control, started_at_ms, created_at, updated_at, status, ply, machine_due, \
+         deadline_ms) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)",
+    )
+    .bind(&g.id)
+    .bind(g.kind.as_str())
+    .bind(i64::from(g.size))
+    .bind(&g.start_fen)
+    .bind(g.opponent.as_str())
+    .bind(g.level.to_string())
+    .bind(g.human.map(Side::as_str))
+    .bind(&g.seat_hash)
+    .bind(i64::from(g.team_size))
+    .bind(g.time_control.to_string())
+    .bind(g.started_at_ms)
+    .bind(now())
+    .bind(now())
+    .bind(s.status.as_str())
+    .bind(s.ply as i64)
+    .bind(i64::from(s.machine_due))
+    .bind(s.deadline_ms)
+    .execute(c)
+    .await?;
+    Ok(())
+}
+
+async fn insert_member(c: &mut AnyConnection, id: &str, m: &Member) -> sqlx::Result<()> {
+    sqlx::query(
+        "INSERT INTO seats (game_id, side, position, name, seat_hash) VALUES ($1, $2, $3, $4, $5)",
+    )
+    .bind(id)
+    .bind(m.side.as_str())
+    .bind(i64::from(m.position))
+    .bind(&m.name)
+    .bind(&m.seat_hash)
+    .execute(c)
+    .await?;
+    Ok(())
+}
+
+/// Writes the summary; `finished_at` keeps the first time a result appeared.
+async fn write_summary(c: &mut AnyConnection, id: &str, s: &Summary) -> sqlx::Result<()> {
+    let winner = s.result.and_then(|r| r.winner).map(Side::as_str);
+    let reason = s.result.map(|r| r.reason.as_str());
+    sqlx::query(
+        "UPDATE games SET status = $1, ply = $2, result_winner = $3, result_reason = $4, \
+         finished_at = CASE WHEN $4 IS NULL THEN NULL ELSE COALESCE(finished_at, $5) END, \
+         machine_due = $6, deadline_ms = $7, updated_at = $5 WHERE id = $8",
+    )
+    .bind(s.status.as_str())
+    .bind(s.ply as i64)
+    .bind(winner)
+    .bind(reason)
+    .bind(now())
+    .bind(i64::from(s.machine_due))
+    .bind(s.deadline_ms)
+    .bind(id)
+    .execute(c)
+    .await?;
+    Ok(())
+}
+
+async fn set_started(c: &mut AnyConnection, id: &str, at_ms: i64) -> sqlx::Result<()> {
+    sqlx::query("UPDATE games SET started_at_ms = $1 WHERE id = $2")
+        .bind(at_ms)
+        .bind(id)
+        .execute(c)
+        .await?;
+    Ok(())
+}
+
+impl Store {
+    /// A new game and its first member, together.
+    pub async fn create(
+        &self,
+        g: &GameRow,
+        first: Option<&Member>,
+        s: &Summary,
+    ) -> sqlx::Result<()> {
+        let mut tx = self.writer.begin().await?;
+        insert_game(&mut tx, g, s).await?;
+        if let Some(m) = first {
+            insert_member(&mut tx, &g.id, m).await?;
+        }
+        tx.commit().await
+    }
+
+    /// A rematch of `old`: the new game, its first member and the link,
+    /// together; refused (changing nothing) if `old` has a rematch already.
+    pub async fn create_rematch(
+        &self,
+        old: &str,
+        g: &GameRow,
+        first: &Member,
+        s: &Summary,
+    ) -> sqlx::Result<()> {
+        let mut tx = self.writer.begin().await?;
+        let linked = sqlx::query(
+            "UPDATE games SET rematch_id = $1 WHERE id = $2 AND rematch_id IS NULL",
+        )
+        .bind(&g.id)
+        .bind(old)
+        .execute(&mut *tx)
+        .await?;
+        if linked.rows_affected() != 1 {
+            return Err(sqlx::Error::Protocol(format!("game {old} has a rematch already")));
+        }
+        insert_game(&mut tx, g, s).await?;
+        insert_member(&mut tx, &g.id, first).await?;
+        tx.commit().await
+    }
+
+    /// Records the move played at `ply` (with the mover's clock after it)
+    /// and the game's summary after it (copied to the games row by a
+    /// trigger, in the same statement); fails, changing nothing, if that ply
+    /// already exists.
+    pub async fn append_move(
+        &self,
+        id: &str,
+        ply: usize,
+        notation: &str,
+        clock_ms: Option<i64>,
+        s: &Summary,
+    ) -> sqlx::Result<()> {
+        debug_assert_eq!(s.ply, ply + 1);
+        sqlx::query(
+            "INSERT INTO moves (game_id, ply, notation, played_at, played_at_ms, clock_ms, \
+             status, result_winner, result_reason, machine_due, deadline_ms) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+        )
+        .bind(id)
+        .bind(ply as i64)
+        .bind(notation)
+        .bind(now())
+        .bind(crate::clock::now_ms())
+        .bind(clock_ms)
+        .bind(s.status.as_str())
+        .bind(s.result.and_then(|r| r.winner).map(Side::as_str))
+        .bind(s.result.map(|r| r.reason.as_str()))
+        .bind(i64::from(s.machine_due))
+        .bind(s.deadline_ms)
+        .execute(&self.writer)
+        .await?;
+        Ok(())
+    }
+
+    /// Deletes the moves from `ply` on (a take-back).
+    pub async fn take_back(&self, id: &str, ply: usize, s: &Summary) -> sqlx::Result<()> {
+        let mut tx = self.writer.begin().await?;
+        sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply >= $2")
+            .bind(id)
+            .bind(ply as i64)
+            .execute(&mut *tx)
+            .await?;
+        write_summary(&mut tx, id, s).await?;
+        tx.commit().await
+    }
+
+    /// Records an end the position does not show, with the summary.
+    pub async fn end(&self, id: &str, ended: &Ended, s: &Summary) -> sqlx::Result<()> {
+        let mut tx = self.writer.begin().await?;
+        sqlx::query("UPDATE games SET ended_winner = $1, ended_reason = $2 WHERE id = $3")
+            .bind(ended.winner.map(Side::as_str))
+            .bind(ended.reason.as_str())
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        write_summary(&mut tx, id, s).await?;
+        tx.commit().await
+    }
+
+    /// A new member; `started_at_ms` when their arrival starts the game.
+    pub async fn join(
+        &self,
+        id: &str,
+        m: &Member,
+        started_at_ms: Option<i64>,
+        s: &Summary,
+    ) -> sqlx::Result<()> {
+        let mut tx = self.writer.begin().await?;
+        insert_member(&mut tx, id, m).await?;
+        if let Some(at) = started_at_ms {
+            set_started(&mut tx, id, at).await?;
+        }
+        write_summary(&mut tx, id, s).await?;
+        tx.commit().await
+    }
+
+    /// Starts a game whose teams are not full.
+    pub async fn start(&self, id: &str, at_ms: i64, s: &Summary) -> sqlx::Result<()> {
+        let mut tx = self.writer.begin().await?;
+        set_started(&mut tx, id, at_ms).await?;
+        write_summary(&mut tx, id, s).await?;
+        tx.commit().await
+    }
+
+    /// Quarantines a game whose moves do not replay.
+    pub async fn mark_damaged(&self, id: &str, why: &str) -> sqlx::Result<()> {
+        sqlx::query(
+            "UPDATE games SET status = 'damaged', damaged = $1, machine_due = 0, \
+             deadline_ms = NULL WHERE id = $2",
+        )
+        .bind(why)
+        .bind(id)
+        .execute(&self.writer)
+        .await?;
+        Ok(())
+    }
+}
