@@ -15,6 +15,15 @@ pub struct ServeArgs {
     /// `sqlite://FILE`) or a PostgreSQL database (`postgres://USER@HOST:PORT/DB`).
     #[arg(long, env = "PALABRE_DB", default_value = "palabre.db")]
     pub db: String,
+    /// The NATS server joining this node to the others of a cluster
+    /// (`nats://HOST:PORT`; needs a `postgres://` database). Without it,
+    /// the node runs alone.
+    #[arg(long, env = "PALABRE_BUS")]
+    pub bus: Option<String>,
+    /// This node's name in the cluster (letters, digits, dashes; random if
+    /// not given).
+    #[arg(long, env = "PALABRE_NODE")]
+    pub node: Option<String>,
     /// Games one address may create a minute (0: no limit).
     #[arg(long, env = "PALABRE_CREATES_PER_MINUTE", default_value_t = Limits::default().creates_per_minute)]
     pub creates_per_minute: u32,
@@ -85,6 +94,8 @@ impl ServeArgs {
         Config {
             addr: self.addr,
             db: Some(self.db),
+            bus: self.bus,
+            node: self.node,
             thinker: palabre_server::thinker::ThinkerConfig {
                 deep_queue: self.deep_queue,
                 quick_queue: self.quick_queue,

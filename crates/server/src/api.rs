@@ -19,14 +19,12 @@ use serde_json::value::RawValue;
 use crate::clock::TimeControl;
 use crate::domain::{GameKind, Opponent, Side};
 use crate::error::AppError;
-use crate::game::view;
-use crate::game::{Action, Command, Done, DrawAction, Games, Joined};
+use crate::game::{Action, Done, DrawAction, Games, Joined};
 use crate::guards::ClientIp;
 use crate::names::display_name;
 use crate::seats::{bearer, random_token, seat_hash};
 use crate::state::AppState;
 use crate::store::{GameRow, Member};
-use crate::thinker::Lane;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -202,12 +200,7 @@ fn new_game(req: NewGame) -> Result<(GameRow, Option<Member>, String, Option<Sid
 
 /// The state of a game, freshly made by its owner.
 async fn state_of(games: &Games, id: &str) -> Result<Arc<str>, AppError> {
-    games
-        .read(id, |g| {
-            serde_json::to_string(&view::state(g)).map(Arc::<str>::from)
-        })
-        .await?
-        .map_err(|e| AppError::Internal(e.into()))
+    games.state(id).await
 }
 
 async fn create(
@@ -261,13 +254,7 @@ pub async fn join_game(
     name: &str,
     side: Option<Side>,
 ) -> Result<Joined, AppError> {
-    games
-        .call(id, |reply| Command::Join {
-            name: name.to_owned(),
-            side,
-            reply,
-        })
-        .await
+    games.join(id, name.to_owned(), side).await
 }
 
 async fn join(
@@ -300,13 +287,7 @@ pub async fn act(
     seat: Option<String>,
     action: Action,
 ) -> Result<crate::game::Acted, AppError> {
-    games
-        .call(id, |reply| Command::Act {
-            seat: seat.clone(),
-            action: action.clone(),
-            reply,
-        })
-        .await
+    games.act(id, seat, action).await
 }
 
 async fn act_http(
@@ -458,19 +439,6 @@ async fn hint(
 ) -> Result<Json<serde_json::Value>, AppError> {
     app.guards.hints.check(ip)?;
     let level = parse_level(q.level.as_deref(), Level::Confirme)?;
-    let acted = act(&app.games, &id, bearer(&headers), Action::Hint { level }).await?;
-    let Done::Hint(request) = acted.done else {
-        return Err(AppError::Internal(anyhow::anyhow!(
-            "a hint answered {:?}",
-            acted.done
-        )));
-    };
-    let thought = app
-        .games
-        .thinker()
-        .think(Lane::for_level(level), *request)
-        .await?;
-    Ok(Json(
-        serde_json::json!({ "move": thought.best.map(|m| m.to_string()) }),
-    ))
+    let best = app.games.hint(&id, bearer(&headers), level).await?;
+    Ok(Json(serde_json::json!({ "move": best })))
 }

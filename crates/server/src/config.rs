@@ -12,8 +12,13 @@ use crate::thinker::ThinkerConfig;
 #[derive(Debug, Clone)]
 pub struct Config {
     pub addr: String,
-    /// SQLite file; `None` keeps everything in memory (tests).
+    /// SQLite file or `postgres://` URL; `None` keeps everything in memory
+    /// (tests).
     pub db: Option<String>,
+    /// `nats://` URL of the bus between nodes; `None` runs alone.
+    pub bus: Option<String>,
+    /// This node's name in a cluster (random if `None`).
+    pub node: Option<String>,
     pub params: Params,
     pub thinker: ThinkerConfig,
     pub limits: Limits,
@@ -111,6 +116,8 @@ impl Config {
         Config {
             addr: "127.0.0.1:0".into(),
             db: None,
+            bus: None,
+            node: None,
             thinker: ThinkerConfig {
                 quick_threads: 1,
                 quick_queue: 64,
@@ -129,6 +136,8 @@ impl Default for Config {
         Config {
             addr: "127.0.0.1:8080".into(),
             db: Some("palabre.db".into()),
+            bus: None,
+            node: None,
             params: Params {
                 tt_bits: 18,
                 ..Params::default()

@@ -53,6 +53,22 @@ pub enum AppError {
     IllegalMove(String),
     #[error("the machine is busy, try again in {0} s")]
     Busy(u64),
+    /// The database or the bus between nodes cannot be reached: nothing
+    /// was done.
+    #[error("the service is unavailable, try again in {0} s")]
+    Unavailable(u64),
+    /// This node lost the game to another (a cluster's lease): the request
+    /// is tried again on the new owner.
+    #[error("the game moved to another node")]
+    Moved,
+    /// An error answered by the node that owns the game, passed on as it was.
+    #[error("{message}")]
+    Relayed {
+        status: u16,
+        code: String,
+        message: String,
+        retry_after: Option<u64>,
+    },
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
 }
@@ -81,12 +97,17 @@ impl AppError {
             }
             AppError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::IllegalMove(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            AppError::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
+            AppError::Busy(_) | AppError::Unavailable(_) | AppError::Moved => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
+            AppError::Relayed { status, .. } => {
+                StatusCode::from_u16(*status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
+            }
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> &str {
         match self {
             AppError::BadRequest(_) => "bad_request",
             AppError::MalformedMove(_) => "malformed_move",
@@ -110,6 +131,9 @@ impl AppError {
             AppError::TooManyConnections => "too_many_connections",
             AppError::IllegalMove(_) => "illegal_move",
             AppError::Busy(_) => "busy",
+            AppError::Unavailable(_) => "unavailable",
+            AppError::Moved => "moved",
+            AppError::Relayed { code, .. } => code,
             AppError::Internal(_) => "internal",
         }
     }
@@ -117,7 +141,9 @@ impl AppError {
     /// Seconds after which a refused request may be tried again.
     pub fn retry_after(&self) -> Option<u64> {
         match self {
-            AppError::RateLimited(s) | AppError::Busy(s) => Some(*s),
+            AppError::RateLimited(s) | AppError::Busy(s) | AppError::Unavailable(s) => Some(*s),
+            AppError::Moved => Some(1),
+            AppError::Relayed { retry_after, .. } => *retry_after,
             AppError::TooManyConnections => Some(5),
             _ => None,
         }
@@ -140,9 +166,31 @@ impl AppError {
     }
 }
 
+/// Seconds a client waits before trying again an unreachable service.
+pub const UNAVAILABLE_RETRY_S: u64 = 2;
+
+/// A database that cannot be reached is a `503` (try again), not a fault.
 impl From<sqlx::Error> for AppError {
     fn from(e: sqlx::Error) -> AppError {
-        AppError::Internal(e.into())
+        match e {
+            sqlx::Error::Io(_)
+            | sqlx::Error::PoolTimedOut
+            | sqlx::Error::PoolClosed
+            | sqlx::Error::WorkerCrashed => {
+                tracing::warn!("the database is unreachable: {e}");
+                AppError::Unavailable(UNAVAILABLE_RETRY_S)
+            }
+            e => AppError::Internal(e.into()),
+        }
+    }
+}
+
+impl From<crate::store::StoreError> for AppError {
+    fn from(e: crate::store::StoreError) -> AppError {
+        match e {
+            crate::store::StoreError::LeaseLost => AppError::Moved,
+            crate::store::StoreError::Db(e) => e.into(),
+        }
     }
 }
 

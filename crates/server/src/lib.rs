@@ -16,6 +16,7 @@ pub mod api;
 pub mod archive;
 pub mod bots;
 pub mod clock;
+pub mod cluster;
 pub mod config;
 pub mod domain;
 pub mod error;
@@ -103,6 +104,13 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
     };
     net::serve(listener, app(state.clone()), &config.limits, stop).await;
     state.games.shut_down();
+    if let Some(cluster) = state.games.cluster() {
+        // The other nodes take this node's games at once, not after expiry.
+        match state.store().release_all(&cluster.node).await {
+            Ok(n) => tracing::info!("{n} leases released"),
+            Err(e) => tracing::warn!("releasing leases: {e}"),
+        }
+    }
     state.store().close().await;
     Ok(())
 }

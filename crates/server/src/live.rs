@@ -24,7 +24,7 @@ use tokio::time::Instant;
 
 use crate::api::{act, rematch};
 use crate::error::AppError;
-use crate::game::{Action, Command, Done, DrawAction, Subscription};
+use crate::game::{Action, Done, DrawAction, Subscription};
 use crate::guards::{ClientIp, SocketPlace};
 use crate::state::AppState;
 
@@ -140,13 +140,7 @@ async fn connection(app: AppState, id: String, socket: WebSocket, _place: Socket
             return close(&mut out, 1008, "hello expected", write).await;
         }
     };
-    let subscribed = app
-        .games
-        .call(&id, |reply| Command::Subscribe {
-            seat: seat.clone(),
-            reply,
-        })
-        .await;
+    let subscribed = app.games.subscribe(&id, seat.clone()).await;
     let sub = match subscribed {
         Ok(sub) => sub,
         Err(e) => {
@@ -157,7 +151,7 @@ async fn connection(app: AppState, id: String, socket: WebSocket, _place: Socket
     let role = sub.role;
     serve(&app, &id, seat, sub, &mut out, &mut inbox).await;
     if let Some(role) = role {
-        app.games.send(&id, Command::Leave { role }).await;
+        app.games.leave(&id, role).await;
     }
 }
 
@@ -239,14 +233,7 @@ async fn serve(
 }
 
 async fn latest(app: &AppState, id: &str) -> Option<String> {
-    let state = app
-        .games
-        .read(id, |g| {
-            serde_json::to_string(&crate::game::view::state(g)).ok()
-        })
-        .await
-        .ok()
-        .flatten()?;
+    let state = app.games.state(id).await.ok()?;
     Some(state_message(&state))
 }
 

@@ -5,10 +5,11 @@ use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
 
+use crate::cluster::{Cluster, node};
 use crate::config::Config;
 use crate::game::Games;
 use crate::guards::Guards;
-use crate::store::Store;
+use crate::store::{Backend, Store};
 use crate::thinker::Thinker;
 
 #[derive(Clone, Debug)]
@@ -27,19 +28,39 @@ impl AppState {
             Some(path) => Store::open(path).await?,
             None => Store::memory().await?,
         };
+        let cluster = match &config.bus {
+            None => None,
+            Some(url) => {
+                anyhow::ensure!(
+                    store.backend() == Backend::Postgres,
+                    "--bus joins a cluster, whose nodes share a PostgreSQL database: \
+                     give --db postgres://…"
+                );
+                let cluster = Cluster::connect(url, config.node.clone()).await?;
+                tracing::info!("node {} joined the cluster at {url}", cluster.node);
+                Some(cluster)
+            }
+        };
         let thinker = Arc::new(Thinker::new(&config.thinker, config.params.clone()));
-        let games = Games::new(store, thinker, config.limits.idle_game);
-        let woken = games
-            .wake_machine_games()
-            .await
-            .map_err(|e| anyhow::anyhow!("{}", e.public_message()))?;
-        if woken > 0 {
-            tracing::info!("{woken} games where the machine is to move were woken");
+        let games = Games::new(store, thinker, config.limits.idle_game, cluster.clone());
+        let shutdown = CancellationToken::new();
+        if let Some(cluster) = cluster {
+            node::answer(games.clone(), Arc::clone(&cluster)).await?;
+            // Taking over games without owner includes the machine's.
+            node::keep_leases(games.clone(), cluster, shutdown.clone());
+        } else {
+            let woken = games
+                .wake_machine_games()
+                .await
+                .map_err(|e| anyhow::anyhow!("{}", e.public_message()))?;
+            if woken > 0 {
+                tracing::info!("{woken} games where the machine is to move were woken");
+            }
         }
         let state = AppState {
             games,
             guards: Arc::new(Guards::new(config.limits.clone())),
-            shutdown: CancellationToken::new(),
+            shutdown,
         };
         state.housekeeping(config);
         Ok(state)

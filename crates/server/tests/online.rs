@@ -467,6 +467,7 @@ async fn a_flag_falls_when_the_running_clock_reaches_zero() {
     store
         .join(
             &id,
+            None,
             &member(Side::Black, "Kofi", "black-seat"),
             None,
             &summary,

@@ -5,7 +5,9 @@
 use palabre_ai::Level;
 use palabre_server::clock::TimeControl;
 use palabre_server::domain::{EndReason, Ended, GameKind, Opponent, Side, Status};
-use palabre_server::store::{Backend, GameRow, Member, Store, Summary, scratch_postgres};
+use palabre_server::store::{
+    Backend, Fence, GameRow, Holder, Member, Store, StoreError, Summary, scratch_postgres,
+};
 use sqlx::migrate::MigrateDatabase;
 
 const POSTGRES: &str = "postgres://root@127.0.0.1:5432/test";
@@ -41,7 +43,7 @@ macro_rules! on_both {
                 assert_eq!(store.backend(), Backend::Postgres);
                 $check(&store).await;
                 store.close().await;
-                sqlx::Any::drop_database(&url).await.unwrap();
+                sqlx::Any::force_drop_database(&url).await.unwrap();
             }
         }
     };
@@ -100,7 +102,11 @@ async fn a_game_comes_back_as_it_was_stored(store: &Store) {
     g.size = 12;
     g.human = None;
     store
-        .create(&g, Some(&member(Side::South, "Awa")), &summary(Status::Waiting, 0))
+        .create(
+            &g,
+            Some(&member(Side::South, "Awa")),
+            &summary(Status::Waiting, 0),
+        )
         .await
         .unwrap();
     let (back, moves, members) = store.load(&g.id).await.unwrap().unwrap();
@@ -121,29 +127,40 @@ async fn a_move_writes_its_summary_and_a_ply_is_taken_once(store: &Store) {
     after.machine_due = true;
     after.deadline_ms = Some(42);
     store
-        .append_move(&g.id, 0, "c3", Some(1000), &after)
+        .append_move(&g.id, None, 0, "c3", Some(1000), &after)
         .await
         .unwrap();
     assert_eq!(status_of(store, &g.id).await, ("playing".into(), 1));
     assert_eq!(store.machine_due(10).await.unwrap(), vec![g.id.clone()]);
-    assert_eq!(store.fallen_flags(41, 10).await.unwrap(), Vec::<String>::new());
-    assert_eq!(store.fallen_flags(42, 10).await.unwrap(), vec![g.id.clone()]);
+    assert_eq!(
+        store.fallen_flags(41, 10).await.unwrap(),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        store.fallen_flags(42, 10).await.unwrap(),
+        vec![g.id.clone()]
+    );
 
     let again = store
-        .append_move(&g.id, 0, "d4", None, &summary(Status::Playing, 1))
+        .append_move(&g.id, None, 0, "d4", None, &summary(Status::Playing, 1))
         .await
         .unwrap_err();
-    let unique = again
-        .as_database_error()
-        .is_some_and(|e| e.is_unique_violation());
-    assert!(unique, "a second move at ply 0 is a unique violation: {again}");
+    let unique = matches!(&again, StoreError::Db(e)
+        if e.as_database_error().is_some_and(|d| d.is_unique_violation()));
+    assert!(
+        unique,
+        "a second move at ply 0 is a unique violation: {again}"
+    );
     let (_, moves, _) = store.load(&g.id).await.unwrap().unwrap();
     assert_eq!(moves.len(), 1);
     assert_eq!((moves[0].ply, moves[0].notation.as_str()), (0, "c3"));
     assert_eq!(moves[0].clock_ms, Some(1000));
     assert!(store.machine_due(10).await.unwrap().contains(&g.id));
 }
-on_both!(append_move, a_move_writes_its_summary_and_a_ply_is_taken_once);
+on_both!(
+    append_move,
+    a_move_writes_its_summary_and_a_ply_is_taken_once
+);
 
 async fn a_take_back_deletes_the_later_moves(store: &Store) {
     let g = row("dddddddddddd", Opponent::Local);
@@ -153,15 +170,25 @@ async fn a_take_back_deletes_the_later_moves(store: &Store) {
         .unwrap();
     for (ply, m) in ["a1", "b2", "c3"].iter().enumerate() {
         store
-            .append_move(&g.id, ply, m, None, &summary(Status::Playing, ply + 1))
+            .append_move(
+                &g.id,
+                None,
+                ply,
+                m,
+                None,
+                &summary(Status::Playing, ply + 1),
+            )
             .await
             .unwrap();
     }
     store
-        .take_back(&g.id, 1, &summary(Status::Playing, 1))
+        .take_back(&g.id, None, 1, &summary(Status::Playing, 1))
         .await
         .unwrap();
-    assert_eq!(store.moves(&g.id).await.unwrap(), vec![(0, "a1".to_string())]);
+    assert_eq!(
+        store.moves(&g.id).await.unwrap(),
+        vec![(0, "a1".to_string())]
+    );
     assert_eq!(status_of(store, &g.id).await, ("playing".into(), 1));
 }
 on_both!(take_back, a_take_back_deletes_the_later_moves);
@@ -169,14 +196,24 @@ on_both!(take_back, a_take_back_deletes_the_later_moves);
 async fn an_end_reaches_the_records_and_keeps_its_time(store: &Store) {
     let g = row("eeeeeeeeeeee", Opponent::Online);
     store
-        .create(&g, Some(&member(Side::Red, "Ali")), &summary(Status::Waiting, 0))
+        .create(
+            &g,
+            Some(&member(Side::Red, "Ali")),
+            &summary(Status::Waiting, 0),
+        )
         .await
         .unwrap();
     let lobby = store.lobby(10).await.unwrap();
     assert_eq!(lobby.len(), 1);
     assert_eq!(lobby[0].members, vec![member(Side::Red, "Ali")]);
     store
-        .join(&g.id, &member(Side::Black, "Binta"), Some(7), &summary(Status::Playing, 0))
+        .join(
+            &g.id,
+            None,
+            &member(Side::Black, "Binta"),
+            Some(7),
+            &summary(Status::Playing, 0),
+        )
         .await
         .unwrap();
     let lobby = store.lobby(10).await.unwrap();
@@ -186,7 +223,7 @@ async fn an_end_reaches_the_records_and_keeps_its_time(store: &Store) {
     let ended = Ended::win(Side::Black, EndReason::Resignation);
     let mut s = summary(Status::Finished, 0);
     s.result = Some(ended);
-    store.end(&g.id, &ended, &s).await.unwrap();
+    store.end(&g.id, None, &ended, &s).await.unwrap();
     assert!(store.lobby(10).await.unwrap().is_empty());
     let records = store.records(10).await.unwrap();
     assert_eq!(records.len(), 1);
@@ -197,7 +234,7 @@ async fn an_end_reaches_the_records_and_keeps_its_time(store: &Store) {
         .execute(store.pool())
         .await
         .unwrap();
-    store.end(&g.id, &ended, &s).await.unwrap();
+    store.end(&g.id, None, &ended, &s).await.unwrap();
     let records = store.records(10).await.unwrap();
     assert_eq!(records[0].finished_at, Some(first - 100));
     let (back, _, _) = store.load(&g.id).await.unwrap().unwrap();
@@ -208,19 +245,23 @@ on_both!(end, an_end_reaches_the_records_and_keeps_its_time);
 async fn a_finished_game_has_one_rematch(store: &Store) {
     let g = row("ffffffffffff", Opponent::Online);
     store
-        .create(&g, Some(&member(Side::Red, "Ali")), &summary(Status::Finished, 0))
+        .create(
+            &g,
+            Some(&member(Side::Red, "Ali")),
+            &summary(Status::Finished, 0),
+        )
         .await
         .unwrap();
     let first = row("111111111111", Opponent::Online);
     let second = row("222222222222", Opponent::Online);
     let s = summary(Status::Waiting, 0);
     store
-        .create_rematch(&g.id, &first, &member(Side::Black, "Ali"), &s)
+        .create_rematch(&g.id, None, &first, &member(Side::Black, "Ali"), &s)
         .await
         .unwrap();
     assert!(
         store
-            .create_rematch(&g.id, &second, &member(Side::Black, "Ali"), &s)
+            .create_rematch(&g.id, None, &second, &member(Side::Black, "Ali"), &s)
             .await
             .is_err()
     );
@@ -235,7 +276,10 @@ async fn unknown_words_and_damage_are_kept_apart(store: &Store) {
     let mut s = summary(Status::Playing, 0);
     s.machine_due = true;
     store.create(&g, None, &s).await.unwrap();
-    store.mark_damaged(&g.id, "ply 3 does not replay").await.unwrap();
+    store
+        .mark_damaged(&g.id, "ply 3 does not replay")
+        .await
+        .unwrap();
     let (back, _, _) = store.load(&g.id).await.unwrap().unwrap();
     assert_eq!(back.damaged.as_deref(), Some("ply 3 does not replay"));
     assert_eq!(status_of(store, &g.id).await.0, "damaged");
@@ -250,3 +294,94 @@ async fn unknown_words_and_damage_are_kept_apart(store: &Store) {
     assert!(matches!(err, sqlx::Error::Decode(_)), "{err}");
 }
 on_both!(damage, unknown_words_and_damage_are_kept_apart);
+
+async fn a_lease_fences_the_writes_of_the_node_that_lost_it(store: &Store) {
+    let g = row("bcdbcdbcdbcd", Opponent::Local);
+    store
+        .create(&g, None, &summary(Status::Playing, 0))
+        .await
+        .unwrap();
+    assert_eq!(
+        store.acquire("000000000000", "a", 0, 3000).await.unwrap(),
+        Holder::Missing
+    );
+    assert_eq!(
+        store.acquire(&g.id, "a", 0, 3000).await.unwrap(),
+        Holder::Me(1)
+    );
+    // Renewing or taking it again keeps the epoch of the same node.
+    assert_eq!(
+        store.acquire(&g.id, "a", 10, 3010).await.unwrap(),
+        Holder::Me(1)
+    );
+    assert_eq!(
+        store.acquire(&g.id, "b", 100, 3100).await.unwrap(),
+        Holder::Other {
+            node: "a".into(),
+            expires_ms: 3010
+        }
+    );
+    let a = Fence {
+        node: "a".into(),
+        epoch: 1,
+    };
+    store
+        .append_move(&g.id, Some(&a), 0, "a1", None, &summary(Status::Playing, 1))
+        .await
+        .unwrap();
+    let held = store.renew("a", &[g.id.clone()], 5000).await.unwrap();
+    assert!(held.contains(&g.id));
+    // Node a stops renewing; after expiry node b takes the lease over.
+    assert_eq!(
+        store.acquire(&g.id, "b", 5001, 8001).await.unwrap(),
+        Holder::Me(2)
+    );
+    let late = store
+        .append_move(&g.id, Some(&a), 1, "b2", None, &summary(Status::Playing, 2))
+        .await;
+    assert!(matches!(late, Err(StoreError::LeaseLost)), "{late:?}");
+    let ended = Ended::draw(EndReason::Agreement);
+    let late = store
+        .end(&g.id, Some(&a), &ended, &summary(Status::Finished, 1))
+        .await;
+    assert!(matches!(late, Err(StoreError::LeaseLost)));
+    assert_eq!(store.moves(&g.id).await.unwrap().len(), 1);
+    assert!(
+        store
+            .renew("a", &[g.id.clone()], 9000)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    let b = Fence {
+        node: "b".into(),
+        epoch: 2,
+    };
+    store
+        .append_move(&g.id, Some(&b), 1, "b2", None, &summary(Status::Playing, 2))
+        .await
+        .unwrap();
+    assert_eq!(store.release_all("b").await.unwrap(), 1);
+    assert_eq!(
+        store.acquire(&g.id, "a", 9000, 12000).await.unwrap(),
+        Holder::Me(1)
+    );
+}
+on_both!(leases, a_lease_fences_the_writes_of_the_node_that_lost_it);
+
+async fn games_that_need_an_owner_and_have_none_are_found(store: &Store) {
+    let g = row("cdecdecdecde", Opponent::Machine);
+    let mut s = summary(Status::Playing, 0);
+    s.machine_due = true;
+    store.create(&g, None, &s).await.unwrap();
+    let quiet = row("defdefdefdef", Opponent::Local);
+    store
+        .create(&quiet, None, &summary(Status::Playing, 0))
+        .await
+        .unwrap();
+    assert_eq!(store.orphans(0, 10).await.unwrap(), vec![g.id.clone()]);
+    store.acquire(&g.id, "a", 0, 3000).await.unwrap();
+    assert!(store.orphans(2999, 10).await.unwrap().is_empty());
+    assert_eq!(store.orphans(3001, 10).await.unwrap(), vec![g.id.clone()]);
+}
+on_both!(orphans, games_that_need_an_owner_and_have_none_are_found);

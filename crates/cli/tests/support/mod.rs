@@ -15,11 +15,15 @@ use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async};
 
+pub mod cluster;
+
 pub type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 pub struct Server {
     pub port: u16,
     pub dir: tempfile::TempDir,
+    /// The `--db` given: a file in `dir`, or a shared `postgres://` URL.
+    db: String,
     env: Vec<(String, String)>,
     child: Child,
     pub http: reqwest::Client,
@@ -61,28 +65,34 @@ fn spawn(port: u16, db: &str, env: &[(String, String)]) -> Child {
 impl Server {
     /// A server with these environment variables (flags by another name).
     pub fn start(env: &[(&str, &str)]) -> Server {
+        Server::start_on(None, env)
+    }
+
+    /// A server on database `db` (a fresh SQLite file if `None`).
+    pub fn start_on(db: Option<&str>, env: &[(&str, &str)]) -> Server {
         let dir = tempfile::tempdir().unwrap();
         let env: Vec<(String, String)> = env
             .iter()
             .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
             .collect();
+        let db = db.map_or_else(
+            || dir.path().join("games.db").to_string_lossy().into_owned(),
+            str::to_owned,
+        );
         let port = free_port();
-        let child = spawn(port, &Server::db_in(&dir), &env);
+        let child = spawn(port, &db, &env);
         Server {
             port,
             dir,
+            db,
             env,
             child,
             http: reqwest::Client::new(),
         }
     }
 
-    fn db_in(dir: &tempfile::TempDir) -> String {
-        dir.path().join("games.db").to_string_lossy().into_owned()
-    }
-
     pub fn db(&self) -> String {
-        Server::db_in(&self.dir)
+        self.db.clone()
     }
 
     pub fn pid(&self) -> u32 {
@@ -98,7 +108,7 @@ impl Server {
     /// Kills the server and starts it again on the same database.
     pub fn restart(&mut self) {
         self.kill();
-        self.child = spawn(self.port, &self.db(), &self.env);
+        self.child = spawn(self.port, &self.db, &self.env);
     }
 
     pub fn url(&self, path: &str) -> String {

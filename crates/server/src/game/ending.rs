@@ -44,9 +44,14 @@ impl Owner {
             c.left[winner.other().index()] = 0;
         }
         let summary = game.summary();
-        if let Err(e) = self.ctx.store.end(&self.id, &ended, &summary).await {
+        let stored = self
+            .ctx
+            .store
+            .end(&self.id, self.fence.as_ref(), &ended, &summary)
+            .await;
+        if let Err(e) = self.stored(stored) {
             (game.row.ended, game.clocks, game.draw_offer) = saved;
-            return Err(e.into());
+            return Err(e);
         }
         self.stop_machine(game);
         if let Some(ask) = self.draw_ask.take() {

@@ -24,7 +24,7 @@ pub mod view;
 use std::sync::Arc;
 
 use palabre_ai::{Level, Request, Thought};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use tokio::sync::{broadcast, oneshot};
 
 use crate::domain::Side;
@@ -68,6 +68,8 @@ pub enum Command {
     Flag,
     /// Load the game (the machine may be to move).
     Wake,
+    /// This node no longer holds the game's lease: stop at once.
+    Lost,
     MachineDone {
         token: u64,
         thought: Thought,
@@ -88,6 +90,7 @@ impl std::fmt::Debug for Command {
             Command::Join { .. } => "Join",
             Command::Flag => "Flag",
             Command::Wake => "Wake",
+            Command::Lost => "Lost",
             Command::MachineDone { .. } => "MachineDone",
             Command::DrawDecided { .. } => "DrawDecided",
         })
@@ -95,7 +98,7 @@ impl std::fmt::Debug for Command {
 }
 
 /// A draw offer or the answer to one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum DrawAction {
     Offer,
@@ -103,8 +106,8 @@ pub enum DrawAction {
     Decline,
 }
 
-/// What a player does to a game.
-#[derive(Debug, Clone)]
+/// What a player does to a game (and, between nodes, what one forwards).
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum Action {
     Move {
         notation: String,
@@ -119,14 +122,16 @@ pub enum Action {
     Start,
     TakeBack,
     Rematch,
-    /// The position to search for a hint, at this level.
+    /// The position to search for a hint, at this level (asked of the
+    /// owner's node as a whole, never forwarded as an action).
+    #[serde(skip)]
     Hint {
         level: Level,
     },
 }
 
 /// How an action went.
-#[derive(Debug)]
+#[derive(Debug, Serialize, Deserialize)]
 pub enum Done {
     /// A new move was stored.
     Moved,
@@ -141,6 +146,7 @@ pub enum Done {
         side: Side,
         name: String,
     },
+    #[serde(skip)]
     Hint(Box<Request>),
 }
 

@@ -103,14 +103,16 @@ impl Owner {
         if is_duplicate(game, role, notation, ply) {
             return Ok(Done::Duplicate);
         }
-        check_turn(game, role)?;
+        // A move for a ply already played is stale whoever sent it: the
+        // loser of two moves racing for one ply hears `stale_ply`.
         let current = game.play.ply();
-        if ply != current {
+        if ply != current && game.status() == Status::Playing {
             return Err(AppError::StalePly {
                 current,
                 given: ply,
             });
         }
+        check_turn(game, role)?;
         game.play.check(notation)?;
         if game.machine_side().is_some()
             && !self.ctx.thinker.has_room(Lane::for_level(game.row.level))
@@ -148,15 +150,22 @@ impl Owner {
         game.draw_offer = None;
         game.draw_declined = false;
         let summary = game.summary();
-        if let Err(e) = self
+        let stored = self
             .ctx
             .store
-            .append_move(&self.id, ply, notation, clock_ms, &summary)
-            .await
-        {
+            .append_move(
+                &self.id,
+                self.fence.as_ref(),
+                ply,
+                notation,
+                clock_ms,
+                &summary,
+            )
+            .await;
+        if let Err(e) = self.stored(stored) {
             game.play.undo();
             (game.clocks, game.draw_offer, game.draw_declined) = before;
-            return Err(e.into());
+            return Err(e);
         }
         self.stop_machine(game);
         self.changed(game);
@@ -190,9 +199,14 @@ impl Owner {
         game.draw_offer = None;
         game.draw_declined = false;
         let summary = game.summary();
-        if let Err(e) = self.ctx.store.take_back(&self.id, target, &summary).await {
+        let stored = self
+            .ctx
+            .store
+            .take_back(&self.id, self.fence.as_ref(), target, &summary)
+            .await;
+        if let Err(e) = self.stored(stored) {
             (game.play, game.draw_offer, game.draw_declined) = saved;
-            return Err(e.into());
+            return Err(e);
         }
         self.stop_machine(game);
         self.changed(game);

@@ -13,6 +13,7 @@ use super::view;
 use super::{Acted, Command, Done, Game, Reply};
 use crate::clock::now_ms;
 use crate::error::AppError;
+use crate::store::{Fence, StoreError};
 
 /// How an owner begins.
 pub enum Start {
@@ -56,6 +57,10 @@ pub(super) struct Owner {
     pub machine_retry: Option<Instant>,
     pub draw_ask: Option<DrawAsk>,
     next_token: u64,
+    /// In a cluster, the lease every write must still hold.
+    pub fence: Option<Fence>,
+    /// The lease was lost: stop after the current command.
+    lost: bool,
 }
 
 async fn sleep_until(at: Option<Instant>) {
@@ -75,6 +80,7 @@ impl Owner {
         ctx: Arc<Inner>,
         id: String,
         generation: u64,
+        fence: Option<Fence>,
         inbox: mpsc::Receiver<Command>,
         me: mpsc::WeakSender<Command>,
     ) -> Owner {
@@ -90,6 +96,8 @@ impl Owner {
             machine_retry: None,
             draw_ask: None,
             next_token: 0,
+            fence,
+            lost: false,
         }
     }
 
@@ -116,11 +124,19 @@ impl Owner {
                 command = self.inbox.recv() => match command {
                     Some(command) => {
                         self.handle(&mut game, command).await;
+                        if self.lost {
+                            return self.give_up(&mut game);
+                        }
                         idle_since = Instant::now();
                     }
                     None => return,
                 },
-                () = sleep_until(flag) => self.flag(&mut game).await,
+                () = sleep_until(flag) => {
+                    self.flag(&mut game).await;
+                    if self.lost {
+                        return self.give_up(&mut game);
+                    }
+                }
                 () = sleep_until(self.machine_retry) => {
                     self.machine_retry = None;
                     self.changed(&mut game);
@@ -189,9 +205,29 @@ impl Owner {
         }
     }
 
-    /// Whether the owner may stop: nobody watches and nothing is pending.
+    /// Another node owns the game now: this owner forgets itself and
+    /// stops; the commands still in its inbox are tried again elsewhere.
+    fn give_up(&mut self, game: &mut Game) {
+        self.stop_machine(game);
+        self.ctx.forget(&self.id, self.generation);
+    }
+
+    /// Passes on a write's outcome, noting a lost lease (the owner stops).
+    pub fn stored(&mut self, r: Result<(), StoreError>) -> Result<(), AppError> {
+        if let Err(StoreError::LeaseLost) = &r {
+            tracing::warn!("game {}: the lease was lost; another node owns it", self.id);
+            self.lost = true;
+        }
+        r.map_err(AppError::from)
+    }
+
+    /// Whether the owner may stop: nobody watches (here, or on another
+    /// node) and nothing is pending. In a cluster, a running clock keeps
+    /// its owner (and lease), or the nodes would pass it round as an orphan.
     fn evictable(&self, game: &Game) -> bool {
-        self.events.receiver_count() == 0
+        (self.ctx.cluster.is_none() || game.deadline_ms().is_none())
+            && self.events.receiver_count() == 0
+            && game.presence.values().all(|n| *n == 0)
             && self.machine.is_none()
             && self.machine_retry.is_none()
             && self.draw_ask.is_none()
@@ -216,6 +252,7 @@ impl Owner {
             }
             Command::Flag => self.flag(game).await,
             Command::Wake => {}
+            Command::Lost => self.lost = true,
             Command::MachineDone { token, thought } => {
                 self.machine_done(game, token, thought).await;
             }
@@ -237,6 +274,9 @@ impl Owner {
             Ok(json) => {
                 self.current = Arc::from(json);
                 let _ = self.events.send(Arc::clone(&self.current));
+                if let Some(cluster) = &self.ctx.cluster {
+                    cluster.publish(&self.id, &self.current);
+                }
             }
             Err(e) => tracing::error!("game {}: the state does not serialise: {e}", self.id),
         }

@@ -1,7 +1,9 @@
-//! The owners of the games in memory. Finding a game's owner never waits:
-//! an owner is started at once and loads its game from the store before it
-//! handles anything, so two owners of one game can never run together. A
-//! command that reaches an owner as it stops is tried again on a new one.
+//! The owners of the games in memory, and the way to a game's owner when it
+//! runs on another node. Finding a local owner never waits: an owner is
+//! started at once and loads its game from the store before it handles
+//! anything, so two owners of one game can never run on one node; in a
+//! cluster, the game's lease ([`crate::store::Fence`]) keeps it to one node.
+//! A command that reaches an owner as it stops is tried again on a new one.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -9,25 +11,40 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
 
 use super::owner::{Owner, Start};
-use super::{Command, Game};
+use super::{Acted, Action, Command, Done, Game, Joined, Subscription};
 use crate::clock::now_ms;
+use crate::cluster::wire::{Answer, Op};
+use crate::cluster::{Cluster, ForwardError, LEASE_MS};
+use crate::domain::Side;
 use crate::error::AppError;
-use crate::store::{GameRow, Member, Store};
+use crate::seats::Role;
+use crate::store::{Fence, GameRow, Holder, Member, Store};
 use crate::thinker::{Lane, Thinker};
 
 /// Commands an owner holds before senders wait.
 const INBOX: usize = 64;
-/// Times a command is tried on a new owner after its owner stopped.
-const ATTEMPTS: usize = 4;
+/// How long a command keeps looking for its game's owner (a dead node's
+/// lease must expire first).
+const FIND_OWNER: Duration = Duration::from_millis(LEASE_MS as u64 * 2);
+/// Wait between two tries to find an owner.
+const RETRY: Duration = Duration::from_millis(100);
+
+struct Entry {
+    generation: u64,
+    inbox: mpsc::Sender<Command>,
+    started: Instant,
+}
 
 pub(super) struct Inner {
     pub store: Store,
     pub thinker: Arc<Thinker>,
+    pub cluster: Option<Arc<Cluster>>,
     /// An owner with nothing to do stops after this long.
     pub idle: Duration,
-    owners: Mutex<HashMap<String, (u64, mpsc::Sender<Command>)>>,
+    owners: Mutex<HashMap<String, Entry>>,
     generation: AtomicU64,
 }
 
@@ -49,11 +66,18 @@ fn plausible(id: &str) -> bool {
             .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
+/// Where a game's commands go.
+enum Route {
+    Here(mpsc::Sender<Command>),
+    /// The node holding the game's lease.
+    There(String),
+}
+
 impl Inner {
     /// Forgets the owner `generation` of `id` if it is still the current one.
     pub fn forget(&self, id: &str, generation: u64) {
         let mut owners = self.owners.lock().expect("owners");
-        if owners.get(id).is_some_and(|(g, _)| *g == generation) {
+        if owners.get(id).is_some_and(|e| e.generation == generation) {
             owners.remove(id);
         }
     }
@@ -66,7 +90,7 @@ impl Inner {
         if !inbox.is_empty() {
             return false;
         }
-        if owners.get(id).is_some_and(|(g, _)| *g == generation) {
+        if owners.get(id).is_some_and(|e| e.generation == generation) {
             owners.remove(id);
         }
         inbox.close();
@@ -74,11 +98,28 @@ impl Inner {
     }
 }
 
+/// Sends a command built by `make` to `owner` and waits for its answer;
+/// `None` if the owner stopped first.
+async fn ask<T>(
+    owner: &mpsc::Sender<Command>,
+    make: impl FnOnce(oneshot::Sender<Result<T, AppError>>) -> Command,
+) -> Option<Result<T, AppError>> {
+    let (tx, rx) = oneshot::channel();
+    owner.send(make(tx)).await.ok()?;
+    rx.await.ok()
+}
+
 impl Games {
-    pub fn new(store: Store, thinker: Arc<Thinker>, idle: Duration) -> Games {
+    pub fn new(
+        store: Store,
+        thinker: Arc<Thinker>,
+        idle: Duration,
+        cluster: Option<Arc<Cluster>>,
+    ) -> Games {
         Games(Arc::new(Inner {
             store,
             thinker,
+            cluster,
             idle,
             owners: Mutex::default(),
             generation: AtomicU64::new(0),
@@ -93,27 +134,66 @@ impl Games {
         &self.0.thinker
     }
 
+    pub fn cluster(&self) -> Option<&Arc<Cluster>> {
+        self.0.cluster.as_ref()
+    }
+
     /// Owners in memory now.
     pub fn in_memory(&self) -> usize {
         self.0.owners.lock().expect("owners").len()
     }
 
+    /// The games with an owner on this node.
+    pub fn local_ids(&self) -> Vec<String> {
+        self.0
+            .owners
+            .lock()
+            .expect("owners")
+            .keys()
+            .cloned()
+            .collect()
+    }
+
+    /// Whether the owner of `id` here started before `at`.
+    pub fn started_before(&self, id: &str, at: Instant) -> bool {
+        let owners = self.0.owners.lock().expect("owners");
+        owners.get(id).is_some_and(|e| e.started < at)
+    }
+
+    fn local(&self, id: &str) -> Option<mpsc::Sender<Command>> {
+        let owners = self.0.owners.lock().expect("owners");
+        owners.get(id).map(|e| e.inbox.clone())
+    }
+
+    /// Sends a command to the owner of `id` on this node, if there is one.
+    pub fn tell_local(&self, id: &str, command: Command) {
+        if let Some(owner) = self.local(id) {
+            let _ = owner.try_send(command);
+        }
+    }
+
     /// Starts an owner for `id` and makes it the one commands reach. With
     /// `Start::Load`, an owner already there is kept: checking and inserting
     /// under one lock is what keeps a game to one owner.
-    fn start(&self, id: &str, start: Start) -> mpsc::Sender<Command> {
+    fn start(&self, id: &str, start: Start, fence: Option<Fence>) -> mpsc::Sender<Command> {
         let mut owners = self.0.owners.lock().expect("owners");
-        if let (Start::Load, Some((_, tx))) = (&start, owners.get(id)) {
-            return tx.clone();
+        if let (Start::Load, Some(e)) = (&start, owners.get(id)) {
+            return e.inbox.clone();
         }
         let (tx, rx) = mpsc::channel(INBOX);
         let generation = self.0.generation.fetch_add(1, Ordering::Relaxed);
-        owners.insert(id.to_owned(), (generation, tx.clone()));
+        let entry = Entry {
+            generation,
+            inbox: tx.clone(),
+            started: Instant::now(),
+        };
+        owners.insert(id.to_owned(), entry);
         drop(owners);
         let owner = Owner::new(
             Arc::clone(&self.0),
             id.to_owned(),
             generation,
+            fence,
             rx,
             tx.downgrade(),
         );
@@ -121,68 +201,305 @@ impl Games {
         tx
     }
 
-    /// The owner of `id`, started (and loading) if it was not in memory.
-    fn owner(&self, id: &str) -> Result<mpsc::Sender<Command>, AppError> {
+    /// Where the commands of `id` go: its owner here (started, and in a
+    /// cluster given the lease, if the lease is free) or the node holding
+    /// its lease.
+    async fn route(&self, id: &str) -> Result<Route, AppError> {
         if !plausible(id) {
             return Err(AppError::NotFound);
         }
-        Ok(self.start(id, Start::Load))
-    }
-
-    /// Sends a command built by `make` and waits for its answer, on a new
-    /// owner if the one it reached stopped first.
-    pub async fn call<T>(
-        &self,
-        id: &str,
-        make: impl Fn(oneshot::Sender<Result<T, AppError>>) -> Command,
-    ) -> Result<T, AppError> {
-        for _ in 0..ATTEMPTS {
-            let owner = self.owner(id)?;
-            let (tx, rx) = oneshot::channel();
-            if owner.send(make(tx)).await.is_err() {
-                continue;
-            }
-            if let Ok(answer) = rx.await {
-                return answer;
+        let Some(cluster) = &self.0.cluster else {
+            return Ok(Route::Here(self.start(id, Start::Load, None)));
+        };
+        cluster.check()?;
+        if let Some(owner) = self.local(id) {
+            return Ok(Route::Here(owner));
+        }
+        let mut holder = Holder::Missing;
+        for _ in 0..2 {
+            let now = now_ms();
+            holder = self
+                .0
+                .store
+                .acquire(id, &cluster.node, now, now + LEASE_MS)
+                .await?;
+            if holder != Holder::Missing {
+                break;
             }
         }
-        Err(AppError::Internal(anyhow::anyhow!(
-            "game {id}: its owner kept stopping"
-        )))
+        match holder {
+            Holder::Me(epoch) => {
+                let fence = Fence {
+                    node: Arc::clone(&cluster.node),
+                    epoch,
+                };
+                Ok(Route::Here(self.start(id, Start::Load, Some(fence))))
+            }
+            Holder::Other { node, .. } => Ok(Route::There(node)),
+            Holder::Missing => Err(AppError::NotFound),
+        }
     }
 
-    /// Runs a read of the game on its owner.
+    /// Carries out `op` on this node, whose owner of `id` it must be (a
+    /// command forwarded by another node): `moved` if the game is elsewhere.
+    pub async fn here(&self, id: &str, op: Op) -> Result<Answer, AppError> {
+        let deadline = Instant::now() + FIND_OWNER;
+        loop {
+            let Route::Here(owner) = self.route(id).await? else {
+                return Err(AppError::Moved);
+            };
+            match self.run(&owner, op.clone()).await {
+                Some(Err(AppError::Moved)) | None if Instant::now() < deadline => {
+                    tokio::time::sleep(RETRY).await;
+                }
+                Some(answer) => return answer,
+                None => return Err(AppError::Moved),
+            }
+        }
+    }
+
+    /// Carries out `op` on the owner of `id`, here or on its node; waits
+    /// (a little) for a new owner when the old one stopped or its node died.
+    async fn exec(&self, id: &str, op: Op) -> Result<Answer, AppError> {
+        let deadline = Instant::now() + FIND_OWNER;
+        loop {
+            let tried = match self.route(id).await? {
+                Route::Here(owner) => self.run(&owner, op.clone()).await,
+                Route::There(node) => {
+                    let cluster = self.0.cluster.as_ref().expect("a route elsewhere");
+                    match cluster.forward(&node, id, op.clone()).await {
+                        Ok(answer) => Some(Ok(answer)),
+                        Err(ForwardError::NoOwner) => None,
+                        Err(ForwardError::Refused(e)) => Some(Err(e)),
+                    }
+                }
+            };
+            match tried {
+                Some(Err(AppError::Moved)) | None if Instant::now() < deadline => {
+                    tokio::time::sleep(RETRY).await;
+                }
+                Some(answer) => return answer,
+                None => {
+                    return Err(AppError::Unavailable(crate::error::UNAVAILABLE_RETRY_S));
+                }
+            }
+        }
+    }
+
+    /// Carries out `op` on a local owner; `None` if it stopped first.
+    async fn run(&self, owner: &mpsc::Sender<Command>, op: Op) -> Option<Result<Answer, AppError>> {
+        Some(match op {
+            Op::Act { seat, action } => ask(owner, |reply| Command::Act {
+                seat,
+                action,
+                reply,
+            })
+            .await?
+            .map(|a| Answer::Acted {
+                done: a.done,
+                state: a.state,
+            }),
+            Op::Join { name, side } => ask(owner, |reply| Command::Join { name, side, reply })
+                .await?
+                .map(|j| Answer::Joined {
+                    seat: j.seat,
+                    side: j.side,
+                    state: j.state,
+                }),
+            Op::Subscribe { seat } => ask(owner, |reply| Command::Subscribe { seat, reply })
+                .await?
+                .map(|s| Answer::Subscribed {
+                    role: s.role,
+                    now: s.now,
+                }),
+            Op::Leave { role } => {
+                owner.send(Command::Leave { role }).await.ok()?;
+                Ok(Answer::Done)
+            }
+            Op::State => ask(owner, |reply| {
+                Command::Read(Box::new(move |g| {
+                    let _ = reply.send(g.and_then(state_json));
+                }))
+            })
+            .await?
+            .map(Answer::State),
+            Op::Hint { seat, level } => match self.hint_here(owner, seat, &level).await? {
+                Ok(best) => Ok(Answer::Hint(best)),
+                Err(e) => Err(e),
+            },
+        })
+    }
+
+    /// A hint asked of a local owner, searched on this node.
+    async fn hint_here(
+        &self,
+        owner: &mpsc::Sender<Command>,
+        seat: Option<String>,
+        level: &str,
+    ) -> Option<Result<Option<String>, AppError>> {
+        let level: palabre_ai::Level = match level.parse() {
+            Ok(level) => level,
+            Err(_) => return Some(Err(AppError::BadRequest(format!("unknown level {level}")))),
+        };
+        let acted = ask(owner, |reply| Command::Act {
+            seat,
+            action: Action::Hint { level },
+            reply,
+        })
+        .await?;
+        let request = match acted {
+            Ok(Acted {
+                done: Done::Hint(request),
+                ..
+            }) => request,
+            Ok(other) => {
+                let e = anyhow::anyhow!("a hint answered {:?}", other.done);
+                return Some(Err(AppError::Internal(e)));
+            }
+            Err(e) => return Some(Err(e)),
+        };
+        Some(
+            self.0
+                .thinker
+                .think(Lane::for_level(level), *request)
+                .await
+                .map(|t| t.best.map(|m| m.to_string())),
+        )
+    }
+
+    /// A player's action, on the game's owner wherever it runs.
+    pub async fn act(
+        &self,
+        id: &str,
+        seat: Option<String>,
+        action: Action,
+    ) -> Result<Acted, AppError> {
+        match self.exec(id, Op::Act { seat, action }).await? {
+            Answer::Acted { done, state } => Ok(Acted { done, state }),
+            other => Err(unexpected(&other)),
+        }
+    }
+
+    pub async fn join(
+        &self,
+        id: &str,
+        name: String,
+        side: Option<Side>,
+    ) -> Result<Joined, AppError> {
+        match self.exec(id, Op::Join { name, side }).await? {
+            Answer::Joined { seat, side, state } => Ok(Joined { seat, side, state }),
+            other => Err(unexpected(&other)),
+        }
+    }
+
+    /// The game's state as its owner last published it.
+    pub async fn state(&self, id: &str) -> Result<Arc<str>, AppError> {
+        match self.exec(id, Op::State).await? {
+            Answer::State(state) => Ok(state),
+            other => Err(unexpected(&other)),
+        }
+    }
+
+    /// The move a search at `level` suggests to the person to move.
+    pub async fn hint(
+        &self,
+        id: &str,
+        seat: Option<String>,
+        level: palabre_ai::Level,
+    ) -> Result<Option<String>, AppError> {
+        let level = level.to_string();
+        match self.exec(id, Op::Hint { seat, level }).await? {
+            Answer::Hint(best) => Ok(best),
+            other => Err(unexpected(&other)),
+        }
+    }
+
+    /// Opens a live connection: alone, on the owner's own channel; in a
+    /// cluster, on this node's relay of the game's states (in place before
+    /// the owner is asked for the state now, so nothing falls between).
+    pub async fn subscribe(
+        &self,
+        id: &str,
+        seat: Option<String>,
+    ) -> Result<Subscription, AppError> {
+        let Some(cluster) = &self.0.cluster else {
+            return loop {
+                let owner = match self.route(id).await? {
+                    Route::Here(owner) => owner,
+                    Route::There(_) => unreachable!("no cluster, no other node"),
+                };
+                let seat = seat.clone();
+                if let Some(answer) = ask(&owner, |reply| Command::Subscribe { seat, reply }).await
+                {
+                    break answer;
+                }
+            };
+        };
+        let updates = cluster.watch(id).await?;
+        match self.exec(id, Op::Subscribe { seat }).await? {
+            Answer::Subscribed { role, now } => Ok(Subscription { role, now, updates }),
+            other => Err(unexpected(&other)),
+        }
+    }
+
+    /// A live connection of `role` closed.
+    pub async fn leave(&self, id: &str, role: Role) {
+        let _ = self.exec(id, Op::Leave { role }).await;
+    }
+
+    /// Runs a read of the game: on its owner here, or (when another node
+    /// owns it) on a copy loaded from the store.
     pub async fn read<T: Send + 'static>(
         &self,
         id: &str,
         f: impl Fn(&Game) -> T + Send + Sync + 'static,
     ) -> Result<T, AppError> {
         let f = Arc::new(f);
-        self.call(id, |tx| {
-            let f = Arc::clone(&f);
-            Command::Read(Box::new(move |g| {
-                let _ = tx.send(g.map(|g| f(g)));
-            }))
-        })
-        .await
-    }
-
-    /// Sends a command that has no answer, if the owner takes it now.
-    pub fn tell(&self, id: &str, command: Command) {
-        if let Ok(owner) = self.owner(id) {
-            let _ = owner.try_send(command);
+        let deadline = Instant::now() + FIND_OWNER;
+        loop {
+            match self.route(id).await? {
+                Route::Here(owner) => {
+                    let f = Arc::clone(&f);
+                    let read = ask(&owner, |reply| {
+                        Command::Read(Box::new(move |g| {
+                            let _ = reply.send(g.map(|g| f(g)));
+                        }))
+                    });
+                    match read.await {
+                        Some(answer) => return answer,
+                        None if Instant::now() < deadline => tokio::time::sleep(RETRY).await,
+                        None => return Err(AppError::Moved),
+                    }
+                }
+                Route::There(_) => {
+                    let (row, moves, members) =
+                        self.0.store.load(id).await?.ok_or(AppError::NotFound)?;
+                    return Ok(f(&Game::replay(row, &moves, members)));
+                }
+            }
         }
     }
 
-    /// Sends a command that has no answer, waiting for room in the inbox.
-    pub async fn send(&self, id: &str, command: Command) {
-        if let Ok(owner) = self.owner(id) {
-            let _ = owner.send(command).await;
+    /// Wakes the owner of `id` (the machine may be to move, a clock may
+    /// have fallen): here, taking the lease if it is free; a game owned
+    /// by another node is left to it.
+    pub async fn wake(&self, id: &str) {
+        self.tell(id, Command::Wake).await;
+    }
+
+    /// Sends a command that has no answer to the owner of `id` if it is
+    /// (or can become) this node's.
+    pub async fn tell(&self, id: &str, command: Command) {
+        if let Ok(Route::Here(owner)) = self.route(id).await {
+            let _ = owner.try_send(command);
         }
     }
 
     /// Stores a new game (with its first member) and starts its owner.
     pub async fn create(&self, row: GameRow, first: Option<Member>) -> Result<(), AppError> {
+        if let Some(cluster) = &self.0.cluster {
+            cluster.check()?;
+        }
         let game = Game::replay(row, &[], first.iter().cloned().collect());
         if game.machine_to_move() && !self.0.thinker.has_room(Lane::for_level(game.row.level)) {
             return Err(AppError::Busy(crate::thinker::RETRY_AFTER_S));
@@ -192,7 +509,26 @@ impl Games {
             .create(&game.row, first.as_ref(), &game.summary())
             .await?;
         let id = game.row.id.clone();
-        self.start(&id, Start::Ready(Box::new(game)));
+        let fence = match &self.0.cluster {
+            None => None,
+            Some(cluster) => {
+                let now = now_ms();
+                match self
+                    .0
+                    .store
+                    .acquire(&id, &cluster.node, now, now + LEASE_MS)
+                    .await?
+                {
+                    Holder::Me(epoch) => Some(Fence {
+                        node: Arc::clone(&cluster.node),
+                        epoch,
+                    }),
+                    // Someone asked for it already: the owner will load it.
+                    _ => return Ok(()),
+                }
+            }
+        };
+        self.start(&id, Start::Ready(Box::new(game)), fence);
         Ok(())
     }
 
@@ -200,7 +536,7 @@ impl Games {
     pub async fn wake_machine_games(&self) -> Result<usize, AppError> {
         let ids = self.0.store.machine_due(10_000).await?;
         for id in &ids {
-            self.tell(id, Command::Wake);
+            self.wake(id).await;
         }
         Ok(ids.len())
     }
@@ -213,7 +549,11 @@ impl Games {
             loop {
                 tick.tick().await;
                 match games.0.store.fallen_flags(now_ms(), 500).await {
-                    Ok(ids) => ids.iter().for_each(|id| games.tell(id, Command::Flag)),
+                    Ok(ids) => {
+                        for id in &ids {
+                            games.tell(id, Command::Flag).await;
+                        }
+                    }
                     Err(e) => tracing::warn!("looking for fallen flags: {e}"),
                 }
             }
@@ -224,4 +564,14 @@ impl Games {
     pub fn shut_down(&self) {
         self.0.owners.lock().expect("owners").clear();
     }
+}
+
+fn state_json(g: &Game) -> Result<Arc<str>, AppError> {
+    serde_json::to_string(&super::view::state(g))
+        .map(Arc::from)
+        .map_err(|e| AppError::Internal(e.into()))
+}
+
+fn unexpected(answer: &Answer) -> AppError {
+    AppError::Internal(anyhow::anyhow!("an owner answered {answer:?}"))
 }

@@ -92,15 +92,15 @@ impl Owner {
             begin(game, at);
         }
         let summary = game.summary();
-        if let Err(e) = self
+        let stored = self
             .ctx
             .store
-            .join(&self.id, &member, started, &summary)
-            .await
-        {
+            .join(&self.id, self.fence.as_ref(), &member, started, &summary)
+            .await;
+        if let Err(e) = self.stored(stored) {
             game.members.pop();
             (game.row.started_at_ms, game.clocks) = saved;
-            return Err(e.into());
+            return Err(e);
         }
         self.changed(game);
         Ok(Joined {
@@ -122,9 +122,14 @@ impl Owner {
         let saved = (game.row.started_at_ms, game.clocks);
         let at = now_ms();
         begin(game, at);
-        if let Err(e) = self.ctx.store.start(&self.id, at, &game.summary()).await {
+        let stored = self
+            .ctx
+            .store
+            .start(&self.id, self.fence.as_ref(), at, &game.summary())
+            .await;
+        if let Err(e) = self.stored(stored) {
             (game.row.started_at_ms, game.clocks) = saved;
-            return Err(e.into());
+            return Err(e);
         }
         self.changed(game);
         Ok(Done::Changed)
@@ -179,10 +184,12 @@ impl Owner {
             machine_due: false,
             deadline_ms: None,
         };
-        self.ctx
+        let stored = self
+            .ctx
             .store
-            .create_rematch(&self.id, &fresh, &member, &summary)
-            .await?;
+            .create_rematch(&self.id, self.fence.as_ref(), &fresh, &member, &summary)
+            .await;
+        self.stored(stored)?;
         game.row.rematch_id = Some(fresh.id.clone());
         self.publish(game);
         Ok(Done::Rematch {

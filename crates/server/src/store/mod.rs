@@ -8,9 +8,12 @@
 //! - [`rows`]: how rows decode into the types below.
 //! - [`write`] and [`read`]: the queries.
 
+mod lease;
 mod read;
 mod rows;
 mod write;
+
+pub use lease::{Fence, Holder, StoreError};
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 

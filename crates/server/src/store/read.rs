@@ -1,8 +1,10 @@
 //! The reads: a game to load, the lists, and what the timers look for.
 //! Every list is one indexed query with a limit.
 
-use super::rows::{GAME_COLUMNS, LIST_COLUMNS, game_row, listing, member, numbered_move, stored_move};
-use super::{GameRow, Listing, Member, StoredMove, Store};
+use super::rows::{
+    GAME_COLUMNS, LIST_COLUMNS, game_row, listing, member, numbered_move, stored_move,
+};
+use super::{GameRow, Listing, Member, Store, StoredMove};
 use crate::domain::Opponent;
 
 impl Store {

@@ -3,7 +3,7 @@
 
 use sqlx::AnyConnection;
 
-use super::{GameRow, Member, Store, Summary, now};
+use super::{Fence, GameRow, Member, Store, StoreError, Summary, now};
 use crate::domain::{Ended, Side};
 
 async fn insert_game(c: &mut AnyConnection, g: &GameRow, s: &Summary) -> sqlx::Result<()> {
@@ -80,6 +80,35 @@ async fn set_started(c: &mut AnyConnection, id: &str, at_ms: i64) -> sqlx::Resul
     Ok(())
 }
 
+async fn insert_move(
+    c: &mut AnyConnection,
+    id: &str,
+    ply: usize,
+    notation: &str,
+    clock_ms: Option<i64>,
+    s: &Summary,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "INSERT INTO moves (game_id, ply, notation, played_at, played_at_ms, clock_ms, \
+         status, result_winner, result_reason, machine_due, deadline_ms) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+    )
+    .bind(id)
+    .bind(ply as i64)
+    .bind(notation)
+    .bind(now())
+    .bind(crate::clock::now_ms())
+    .bind(clock_ms)
+    .bind(s.status.as_str())
+    .bind(s.result.and_then(|r| r.winner).map(Side::as_str))
+    .bind(s.result.map(|r| r.reason.as_str()))
+    .bind(i64::from(s.machine_due))
+    .bind(s.deadline_ms)
+    .execute(c)
+    .await?;
+    Ok(())
+}
+
 impl Store {
     /// A new game and its first member, together.
     pub async fn create(
@@ -101,75 +130,89 @@ impl Store {
     pub async fn create_rematch(
         &self,
         old: &str,
+        fence: Option<&Fence>,
         g: &GameRow,
         first: &Member,
         s: &Summary,
-    ) -> sqlx::Result<()> {
+    ) -> Result<(), StoreError> {
         let mut tx = self.writer.begin().await?;
-        let linked = sqlx::query(
-            "UPDATE games SET rematch_id = $1 WHERE id = $2 AND rematch_id IS NULL",
-        )
-        .bind(&g.id)
-        .bind(old)
-        .execute(&mut *tx)
-        .await?;
+        self.fenced(&mut tx, old, fence).await?;
+        let linked =
+            sqlx::query("UPDATE games SET rematch_id = $1 WHERE id = $2 AND rematch_id IS NULL")
+                .bind(&g.id)
+                .bind(old)
+                .execute(&mut *tx)
+                .await?;
         if linked.rows_affected() != 1 {
-            return Err(sqlx::Error::Protocol(format!("game {old} has a rematch already")));
+            let e = sqlx::Error::Protocol(format!("game {old} has a rematch already"));
+            return Err(e.into());
         }
         insert_game(&mut tx, g, s).await?;
         insert_member(&mut tx, &g.id, first).await?;
-        tx.commit().await
+        Ok(tx.commit().await?)
     }
 
     /// Records the move played at `ply` (with the mover's clock after it)
     /// and the game's summary after it (copied to the games row by a
     /// trigger, in the same statement); fails, changing nothing, if that ply
-    /// already exists.
+    /// already exists. Unfenced, that is one statement; fenced, one
+    /// transaction with the lease check.
     pub async fn append_move(
         &self,
         id: &str,
+        fence: Option<&Fence>,
         ply: usize,
         notation: &str,
         clock_ms: Option<i64>,
         s: &Summary,
-    ) -> sqlx::Result<()> {
+    ) -> Result<(), StoreError> {
         debug_assert_eq!(s.ply, ply + 1);
-        sqlx::query(
-            "INSERT INTO moves (game_id, ply, notation, played_at, played_at_ms, clock_ms, \
-             status, result_winner, result_reason, machine_due, deadline_ms) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
-        )
-        .bind(id)
-        .bind(ply as i64)
-        .bind(notation)
-        .bind(now())
-        .bind(crate::clock::now_ms())
-        .bind(clock_ms)
-        .bind(s.status.as_str())
-        .bind(s.result.and_then(|r| r.winner).map(Side::as_str))
-        .bind(s.result.map(|r| r.reason.as_str()))
-        .bind(i64::from(s.machine_due))
-        .bind(s.deadline_ms)
-        .execute(&self.writer)
-        .await?;
-        Ok(())
+        if fence.is_none() {
+            return Ok(insert_move(
+                &mut *self.writer.acquire().await?,
+                id,
+                ply,
+                notation,
+                clock_ms,
+                s,
+            )
+            .await?);
+        }
+        let mut tx = self.writer.begin().await?;
+        self.fenced(&mut tx, id, fence).await?;
+        insert_move(&mut tx, id, ply, notation, clock_ms, s).await?;
+        Ok(tx.commit().await?)
     }
 
     /// Deletes the moves from `ply` on (a take-back).
-    pub async fn take_back(&self, id: &str, ply: usize, s: &Summary) -> sqlx::Result<()> {
+    pub async fn take_back(
+        &self,
+        id: &str,
+        fence: Option<&Fence>,
+        ply: usize,
+        s: &Summary,
+    ) -> Result<(), StoreError> {
         let mut tx = self.writer.begin().await?;
+        self.fenced(&mut tx, id, fence).await?;
         sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply >= $2")
             .bind(id)
             .bind(ply as i64)
             .execute(&mut *tx)
             .await?;
         write_summary(&mut tx, id, s).await?;
-        tx.commit().await
+        Ok(tx.commit().await?)
     }
 
     /// Records an end the position does not show, with the summary.
-    pub async fn end(&self, id: &str, ended: &Ended, s: &Summary) -> sqlx::Result<()> {
+    pub async fn end(
+        &self,
+        id: &str,
+        fence: Option<&Fence>,
+        ended: &Ended,
+        s: &Summary,
+    ) -> Result<(), StoreError> {
         let mut tx = self.writer.begin().await?;
+        self.fenced(&mut tx, id, fence).await?;
         sqlx::query("UPDATE games SET ended_winner = $1, ended_reason = $2 WHERE id = $3")
             .bind(ended.winner.map(Side::as_str))
             .bind(ended.reason.as_str())
@@ -177,32 +220,41 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         write_summary(&mut tx, id, s).await?;
-        tx.commit().await
+        Ok(tx.commit().await?)
     }
 
     /// A new member; `started_at_ms` when their arrival starts the game.
     pub async fn join(
         &self,
         id: &str,
+        fence: Option<&Fence>,
         m: &Member,
         started_at_ms: Option<i64>,
         s: &Summary,
-    ) -> sqlx::Result<()> {
+    ) -> Result<(), StoreError> {
         let mut tx = self.writer.begin().await?;
+        self.fenced(&mut tx, id, fence).await?;
         insert_member(&mut tx, id, m).await?;
         if let Some(at) = started_at_ms {
             set_started(&mut tx, id, at).await?;
         }
         write_summary(&mut tx, id, s).await?;
-        tx.commit().await
+        Ok(tx.commit().await?)
     }
 
     /// Starts a game whose teams are not full.
-    pub async fn start(&self, id: &str, at_ms: i64, s: &Summary) -> sqlx::Result<()> {
+    pub async fn start(
+        &self,
+        id: &str,
+        fence: Option<&Fence>,
+        at_ms: i64,
+        s: &Summary,
+    ) -> Result<(), StoreError> {
         let mut tx = self.writer.begin().await?;
+        self.fenced(&mut tx, id, fence).await?;
         set_started(&mut tx, id, at_ms).await?;
         write_summary(&mut tx, id, s).await?;
-        tx.commit().await
+        Ok(tx.commit().await?)
     }
 
     /// Quarantines a game whose moves do not replay.

@@ -1,0 +1,286 @@
+//! Three nodes on one PostgreSQL database and one NATS server, as separate
+//! processes: players and spectators of one game on different nodes, an
+//! owner node killed mid-game, races for one ply across nodes, the machine
+//! answering a human on another node, and a clock that falls once.
+
+mod support;
+
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use support::cluster::{database, nodes};
+use support::{Server, Socket, legal, next, send};
+
+/// Rate limits off: the tests play fast.
+const ENV: &[(&str, &str)] = &[
+    ("PALABRE_CREATES_PER_MINUTE", "0"),
+    ("PALABRE_JOINS_PER_MINUTE", "0"),
+    ("PALABRE_SOCKET_RATE", "0"),
+];
+
+fn ply(state: &Value) -> u64 {
+    state["ply"].as_u64().expect("a ply")
+}
+
+async fn play(node: &Server, id: &str, seat: &str, notation: &str, at: u64) -> (u16, Value) {
+    node.post(
+        &format!("/api/games/{id}/moves"),
+        json!({"move": notation, "ply": at}),
+        Some(seat),
+    )
+    .await
+}
+
+/// Reads a socket until a state at `want` arrives; returns the plies of
+/// the states seen on the way (the last one included).
+async fn states_until(ws: &mut Socket, want: u64, seen: &mut Vec<u64>) {
+    loop {
+        let m = next(ws).await;
+        if m["type"] == "state" {
+            let p = ply(&m["state"]);
+            seen.push(p);
+            if p >= want {
+                return;
+            }
+        }
+    }
+}
+
+/// Sends a move over a socket and reads until its ack, noting the states.
+async fn move_on_socket(ws: &mut Socket, notation: &str, at: u64, seen: &mut Vec<u64>) {
+    send(ws, json!({"type": "move", "move": notation, "ply": at})).await;
+    loop {
+        let m = next(ws).await;
+        match m["type"].as_str() {
+            Some("state") => seen.push(ply(&m["state"])),
+            Some("ack") => return assert_eq!(m["ply"], at),
+            _ => panic!("move {notation} at {at}: {m}"),
+        }
+    }
+}
+
+/// The plies seen, without repeats: every move, in order, is 0, 1, 2, …
+fn distinct(seen: &[u64]) -> Vec<u64> {
+    let mut out: Vec<u64> = seen.to_vec();
+    out.dedup();
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn players_and_a_spectator_on_three_nodes_see_every_move_in_order() {
+    let Some(db) = database().await else { return };
+    let n = nodes(&db, 3, ENV);
+    let (id, red, black) = n[0].online_pair().await;
+    let (mut r, first) = n[0].socket(&id, Some(&red)).await;
+    let (mut b, _) = n[1].socket(&id, Some(&black)).await;
+    let (mut w, _) = n[2].socket(&id, None).await;
+    let mut seen = [vec![ply(&first["state"])], vec![0], vec![0]];
+    const PLIES: u64 = 12;
+    for at in 0..PLIES {
+        let state = n[(at % 3) as usize].state(&id).await;
+        assert_eq!(ply(&state), at, "every node shows the same game");
+        let notation = legal(&state, at as usize * 7);
+        let (ws, mine) = if at % 2 == 0 {
+            (&mut r, &mut seen[0])
+        } else {
+            (&mut b, &mut seen[1])
+        };
+        move_on_socket(ws, &notation, at, mine).await;
+    }
+    for (ws, mine) in [&mut r, &mut b, &mut w].into_iter().zip(seen.iter_mut()) {
+        states_until(ws, PLIES, mine).await;
+    }
+    let every: Vec<u64> = (0..=PLIES).collect();
+    for (who, mine) in ["red on node 0", "black on node 1", "spectator on node 2"]
+        .iter()
+        .zip(&seen)
+    {
+        assert_eq!(distinct(mine), every, "{who} saw every move, in order");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_owner_node_is_killed_and_play_goes_on_through_the_others() {
+    let Some(db) = database().await else { return };
+    let mut n = nodes(&db, 3, ENV);
+    // Created on node 0, so node 0 owns it.
+    let (id, red, black) = n[0].online_pair().await;
+    let (mut watcher, _) = n[2].socket(&id, None).await;
+    let (mut red_ws, _) = n[0].socket(&id, Some(&red)).await;
+    let mut played = Vec::new();
+    for at in 0..4u64 {
+        let state = n[1].state(&id).await;
+        let notation = legal(&state, at as usize * 3);
+        let seat = if at % 2 == 0 { &red } else { &black };
+        let (status, v) = play(&n[1 + (at % 2) as usize], &id, seat, &notation, at).await;
+        assert_eq!(status, 201, "{v}");
+        played.push(notation);
+    }
+    n[0].kill();
+    let killed = Instant::now();
+    // Red's socket on the dead node is gone; red reconnects to node 1.
+    let closed = tokio::time::timeout(Duration::from_secs(5), async {
+        use futures_util::StreamExt;
+        while let Some(Ok(_)) = red_ws.next().await {}
+    })
+    .await;
+    assert!(closed.is_ok(), "the socket on the killed node closes");
+    let (mut red_ws, first) = n[1].socket(&id, Some(&red)).await;
+    let took_over = killed.elapsed();
+    assert_eq!(
+        first["state"]["moves"],
+        json!(played),
+        "no acknowledged move lost"
+    );
+    let notation = legal(&first["state"], 5);
+    let mut seen = Vec::new();
+    move_on_socket(&mut red_ws, &notation, 4, &mut seen).await;
+    played.push(notation);
+    let mut spectator = Vec::new();
+    states_until(&mut watcher, 5, &mut spectator).await;
+    let state = n[2].state(&id).await;
+    assert_eq!(state["moves"], json!(played));
+    eprintln!("a new node owned the game {took_over:?} after the kill");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_moves_for_one_ply_on_two_nodes_one_wins_a_hundred_times() {
+    let Some(db) = database().await else { return };
+    let n = nodes(&db, 3, ENV);
+    let mut races = 0;
+    while races < 100 {
+        let (id, red, black) = n[0].online_pair().await;
+        loop {
+            let state = n[0].state(&id).await;
+            let count = state["legal"].as_array().map_or(0, Vec::len);
+            if state["status"] != "playing" || count < 2 || races == 100 {
+                break;
+            }
+            let at = ply(&state);
+            let seat = if at % 2 == 0 { &red } else { &black };
+            let (a, b) = (legal(&state, races), legal(&state, races + 1));
+            assert_ne!(a, b);
+            let ((sa, va), (sb, vb)) = tokio::join!(
+                play(&n[1], &id, seat, &a, at),
+                play(&n[2], &id, seat, &b, at)
+            );
+            let (won, lost) = match (sa, sb) {
+                (201, _) => (va, vb),
+                (_, 201) => (vb, va),
+                _ => panic!("neither move won: {sa} {va} / {sb} {vb}"),
+            };
+            let code = lost["error"]["code"].as_str().unwrap_or_default();
+            // The winner's move may also have ended the game.
+            let ended = won["status"] == "finished" && code == "game_over";
+            assert!(
+                matches!(code, "stale_ply" | "not_your_turn") || ended,
+                "the loser is told why: {lost}"
+            );
+            assert_eq!(ply(&won), at + 1);
+            let after = n[0].state(&id).await;
+            assert_eq!(ply(&after), at + 1, "exactly one move was stored");
+            races += 1;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_machine_answers_a_human_on_another_node_once_per_move() {
+    let Some(db) = database().await else { return };
+    let n = nodes(&db, 3, ENV);
+    let (id, seat, created) = n[0]
+        .create(json!({"game": "yote", "opponent": "machine", "side": "red", "level": "debutant"}))
+        .await;
+    let mut state = created["state"].clone();
+    for turn in 0..6u64 {
+        if state["status"] != "playing" {
+            break;
+        }
+        let at = ply(&state);
+        assert_eq!(at, turn * 2, "the human moves at even plies: {state}");
+        let (status, v) = play(&n[1], &id, &seat, &legal(&state, 1), at).await;
+        assert_eq!(status, 201, "{v}");
+        state = n[2]
+            .wait_for(&id, Duration::from_secs(10), |s| {
+                s["thinking"] == false && (ply(s) > at + 1 || s["status"] != "playing")
+            })
+            .await;
+        assert!(ply(&state) <= at + 2, "one reply per move: {state}");
+    }
+    // Let any doubled reply show itself before counting.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let store = palabre_server::store::Store::open(&db).await.unwrap();
+    let stored = store.moves(&id).await.unwrap();
+    let plies: Vec<usize> = stored.iter().map(|(p, _)| *p).collect();
+    assert_eq!(plies, (0..stored.len()).collect::<Vec<_>>());
+    assert_eq!(
+        n[0].state(&id).await["moves"].as_array().unwrap().len(),
+        stored.len()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fallen_clock_ends_the_game_once() {
+    let Some(db) = database().await else { return };
+    let mut n = nodes(&db, 3, ENV);
+    let (id, red, _) = n[0]
+        .create(
+            json!({"game": "yote", "opponent": "online", "side": "red", "name": "Awa",
+                       "time_control": "5+3"}),
+        )
+        .await;
+    let (status, joined) = n[1]
+        .post(
+            &format!("/api/games/{id}/join"),
+            json!({"name": "Kofi"}),
+            None,
+        )
+        .await;
+    assert_eq!(status, 201, "{joined}");
+    let state = n[0].state(&id).await;
+    let (status, v) = play(&n[0], &id, &red, &legal(&state, 0), 0).await;
+    assert_eq!(status, 201, "{v}");
+    let mut watchers = vec![
+        n[1].socket(&id, None).await.0,
+        n[2].socket(&id, None).await.0,
+    ];
+    // As if red had moved ten minutes ago: black's five minutes ran out.
+    // Node 0 owns the game and its timer; it dies, and the sweepers of
+    // nodes 1 and 2 both find the fallen clock in the store.
+    let store = palabre_server::store::Store::open(&db).await.unwrap();
+    for sql in [
+        "UPDATE games SET started_at_ms = started_at_ms - 600000, \
+         deadline_ms = deadline_ms - 600000 WHERE id = $1",
+        "UPDATE moves SET played_at_ms = played_at_ms - 600000 WHERE game_id = $1",
+    ] {
+        sqlx::query(sql)
+            .bind(&id)
+            .execute(store.pool())
+            .await
+            .unwrap();
+    }
+    n[0].kill();
+    for (i, ws) in watchers.iter_mut().enumerate() {
+        let mut ends = 0;
+        let mut quiet_after = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < quiet_after {
+            let Ok(m) = tokio::time::timeout(Duration::from_millis(250), next(ws)).await else {
+                continue;
+            };
+            if m["type"] == "state" && m["state"]["status"] == "finished" {
+                assert_eq!(m["state"]["result"]["reason"], "timeout", "{m}");
+                ends += 1;
+                // Any second end would follow within the next sweeps.
+                quiet_after = Instant::now() + Duration::from_secs(3);
+            }
+        }
+        assert_eq!(
+            ends,
+            1,
+            "the watcher on node {} saw the game end once",
+            i + 1
+        );
+    }
+    let state = n[2].state(&id).await;
+    assert_eq!(state["result"]["winner"], "red", "{state}");
+}
