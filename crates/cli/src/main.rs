@@ -104,7 +104,10 @@ enum Command {
     /// --sockets 100000 --connections 100000 --idle-game 2`, and raise
     /// `ulimit -n` for both processes above the sockets used.
     Loadtest {
-        /// The server's address.
+        /// The server's address, or the nodes of a cluster separated by
+        /// commas (`A,B,C`): games are created round-robin over the nodes,
+        /// the two players of a game (play) use different nodes, and the
+        /// idle sockets are spread over them.
         #[arg(long, default_value = "127.0.0.1:8080")]
         addr: String,
         /// What to measure.
@@ -133,7 +136,8 @@ enum Command {
         /// Times N games are created and left to leave memory (idle-games).
         #[arg(long, default_value_t = 1)]
         rounds: usize,
-        /// The server's SQLite file, to check the acknowledged moves in (play).
+        /// The server's database, a SQLite file or the cluster's
+        /// `postgres://` URL, to check the acknowledged moves in (play).
         #[arg(long)]
         db: Option<String>,
     },

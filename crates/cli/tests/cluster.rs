@@ -8,7 +8,8 @@ mod support;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use support::cluster::{database, nodes};
+use support::cluster::{database, nodes, nodes_on};
+use support::outage::{Door, Nats};
 use support::{Server, Socket, legal, next, send};
 
 /// Rate limits off: the tests play fast.
@@ -80,7 +81,7 @@ async fn players_and_a_spectator_on_three_nodes_see_every_move_in_order() {
         let state = n[(at % 3) as usize].state(&id).await;
         assert_eq!(ply(&state), at, "every node shows the same game");
         let notation = legal(&state, at as usize * 7);
-        let (ws, mine) = if at % 2 == 0 {
+        let (ws, mine) = if at.is_multiple_of(2) {
             (&mut r, &mut seen[0])
         } else {
             (&mut b, &mut seen[1])
@@ -111,7 +112,7 @@ async fn the_owner_node_is_killed_and_play_goes_on_through_the_others() {
     for at in 0..4u64 {
         let state = n[1].state(&id).await;
         let notation = legal(&state, at as usize * 3);
-        let seat = if at % 2 == 0 { &red } else { &black };
+        let seat = if at.is_multiple_of(2) { &red } else { &black };
         let (status, v) = play(&n[1 + (at % 2) as usize], &id, seat, &notation, at).await;
         assert_eq!(status, 201, "{v}");
         played.push(notation);
@@ -157,7 +158,7 @@ async fn two_moves_for_one_ply_on_two_nodes_one_wins_a_hundred_times() {
                 break;
             }
             let at = ply(&state);
-            let seat = if at % 2 == 0 { &red } else { &black };
+            let seat = if at.is_multiple_of(2) { &red } else { &black };
             let (a, b) = (legal(&state, races), legal(&state, races + 1));
             assert_ne!(a, b);
             let ((sa, va), (sb, vb)) = tokio::join!(
@@ -240,7 +241,7 @@ async fn a_fallen_clock_ends_the_game_once() {
     let state = n[0].state(&id).await;
     let (status, v) = play(&n[0], &id, &red, &legal(&state, 0), 0).await;
     assert_eq!(status, 201, "{v}");
-    let mut watchers = vec![
+    let mut watchers = [
         n[1].socket(&id, None).await.0,
         n[2].socket(&id, None).await.0,
     ];
@@ -283,4 +284,72 @@ async fn a_fallen_clock_ends_the_game_once() {
     }
     let state = n[2].state(&id).await;
     assert_eq!(state["result"]["winner"], "red", "{state}");
+}
+
+/// Plays until the move is stored, as long as the answers are `503`.
+async fn play_when_back(node: &Server, id: &str, seat: &str, notation: &str, at: u64) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let (status, v) = play(node, id, seat, notation, at).await;
+        if status == 201 {
+            return;
+        }
+        assert_eq!(
+            status, 503,
+            "only `unavailable` while a service comes back: {v}"
+        );
+        assert!(
+            Instant::now() < deadline,
+            "the service never came back: {v}"
+        );
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_postgresql_or_nats_commands_are_refused_then_service_resumes() {
+    let Some(db) = database().await else { return };
+    let Some(mut nats) = Nats::start() else {
+        return;
+    };
+    let door = Door::to("127.0.0.1:5432").await;
+    let through_door = db.replace("127.0.0.1:5432", &format!("127.0.0.1:{}", door.port));
+    let n = nodes_on(&through_door, &nats.url(), 2, ENV);
+    let (id, red, black) = n[0].online_pair().await;
+    let first = legal(&n[1].state(&id).await, 0);
+
+    door.shut();
+    let (status, v) = play(&n[1], &id, &red, &first, 0).await;
+    assert_eq!(
+        (status, &v["error"]["code"]),
+        (503, &json!("unavailable")),
+        "{v}"
+    );
+    door.open();
+    play_when_back(&n[1], &id, &red, &first, 0).await;
+
+    let second = legal(&n[0].state(&id).await, 1);
+    nats.down();
+    let (status, v) = play(&n[1], &id, &black, &second, 1).await;
+    assert_eq!(
+        (status, &v["error"]["code"]),
+        (503, &json!("unavailable")),
+        "{v}"
+    );
+    assert!(nats.up());
+    play_when_back(&n[1], &id, &black, &second, 1).await;
+
+    let store = palabre_server::store::Store::open(&db).await.unwrap();
+    let stored: Vec<String> = store
+        .moves(&id)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|m| m.1)
+        .collect();
+    assert_eq!(
+        stored,
+        vec![first, second],
+        "each move stored once, when acknowledged"
+    );
 }

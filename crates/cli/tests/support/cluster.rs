@@ -33,16 +33,22 @@ pub async fn database() -> Option<String> {
     }
 }
 
-/// `n` nodes on database `db`, each with the environment `env` too.
+/// `n` nodes on database `db` and the machine's NATS, each with the
+/// environment `env` too.
 pub fn nodes(db: &str, n: usize, env: &[(&str, &str)]) -> Vec<Server> {
     let nats = std::env::var("PALABRE_TEST_NATS").unwrap_or_else(|_| NATS.into());
+    nodes_on(db, &nats, n, env)
+}
+
+/// `n` nodes on database `db` and the NATS server at `nats`.
+pub fn nodes_on(db: &str, nats: &str, n: usize, env: &[(&str, &str)]) -> Vec<Server> {
     // Names unique to this database: tests in parallel share one NATS.
     let run = db.rsplit('_').next().unwrap_or("run");
     (0..n)
         .map(|i| {
             let name = format!("{run}-{i}");
             let mut env: Vec<(&str, &str)> = env.to_vec();
-            env.push(("PALABRE_BUS", &nats));
+            env.push(("PALABRE_BUS", nats));
             env.push(("PALABRE_NODE", &name));
             Server::start_on(Some(db), &env)
         })

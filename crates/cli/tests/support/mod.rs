@@ -16,6 +16,7 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async};
 
 pub mod cluster;
+pub mod outage;
 
 pub type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 

@@ -31,6 +31,8 @@ const INBOX: usize = 64;
 const FIND_OWNER: Duration = Duration::from_millis(LEASE_MS as u64 * 2);
 /// Wait between two tries to find an owner.
 const RETRY: Duration = Duration::from_millis(100);
+/// Lease holders remembered before the expired ones are dropped.
+const HOLDERS: usize = 10_000;
 
 struct Entry {
     generation: u64,
@@ -45,6 +47,9 @@ pub(super) struct Inner {
     /// An owner with nothing to do stops after this long.
     pub idle: Duration,
     owners: Mutex<HashMap<String, Entry>>,
+    /// In a cluster, the node known to hold a game's lease, and until when:
+    /// commands go straight there without asking the database.
+    holders: Mutex<HashMap<String, (String, i64)>>,
     generation: AtomicU64,
 }
 
@@ -122,6 +127,7 @@ impl Games {
             cluster,
             idle,
             owners: Mutex::default(),
+            holders: Mutex::default(),
             generation: AtomicU64::new(0),
         }))
     }
@@ -215,6 +221,9 @@ impl Games {
         if let Some(owner) = self.local(id) {
             return Ok(Route::Here(owner));
         }
+        if let Some(node) = self.known_holder(id) {
+            return Ok(Route::There(node));
+        }
         let mut holder = Holder::Missing;
         for _ in 0..2 {
             let now = now_ms();
@@ -235,9 +244,33 @@ impl Games {
                 };
                 Ok(Route::Here(self.start(id, Start::Load, Some(fence))))
             }
-            Holder::Other { node, .. } => Ok(Route::There(node)),
+            Holder::Other { node, expires_ms } => {
+                self.remember_holder(id, &node, expires_ms);
+                Ok(Route::There(node))
+            }
             Holder::Missing => Err(AppError::NotFound),
         }
+    }
+
+    /// The node that held the lease of `id` when last asked, while it lasts.
+    fn known_holder(&self, id: &str) -> Option<String> {
+        let holders = self.0.holders.lock().expect("holders");
+        let (node, until) = holders.get(id)?;
+        (*until > now_ms()).then(|| node.clone())
+    }
+
+    fn remember_holder(&self, id: &str, node: &str, until: i64) {
+        let mut holders = self.0.holders.lock().expect("holders");
+        if holders.len() >= HOLDERS {
+            let now = now_ms();
+            holders.retain(|_, (_, until)| *until > now);
+        }
+        holders.insert(id.to_owned(), (node.to_owned(), until));
+    }
+
+    /// Forgets the holder of `id`: it answered that it is gone or moved.
+    fn forget_holder(&self, id: &str) {
+        self.0.holders.lock().expect("holders").remove(id);
     }
 
     /// Carries out `op` on this node, whose owner of `id` it must be (a
@@ -274,6 +307,9 @@ impl Games {
                     }
                 }
             };
+            if matches!(tried, None | Some(Err(AppError::Moved))) {
+                self.forget_holder(id);
+            }
             match tried {
                 Some(Err(AppError::Moved)) | None if Instant::now() < deadline => {
                     tokio::time::sleep(RETRY).await;
