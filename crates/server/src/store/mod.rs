@@ -182,6 +182,7 @@ impl Store {
                 }
             }
             Backend::Postgres => {
+                create_if_missing(&url).await?;
                 let pool = AnyPoolOptions::new()
                     .max_connections(PG_CONNECTIONS)
                     .acquire_timeout(Duration::from_secs(5))
@@ -224,6 +225,21 @@ impl Store {
     pub fn backend(&self) -> Backend {
         self.backend
     }
+}
+
+/// Creates the PostgreSQL database of `url` if it does not exist (several
+/// nodes starting at once may race: the losers find it made).
+async fn create_if_missing(url: &str) -> anyhow::Result<()> {
+    use sqlx::migrate::MigrateDatabase;
+    if sqlx::Any::database_exists(url).await? {
+        return Ok(());
+    }
+    if let Err(e) = sqlx::Any::create_database(url).await
+        && !sqlx::Any::database_exists(url).await?
+    {
+        return Err(e.into());
+    }
+    Ok(())
 }
 
 /// Creates an empty PostgreSQL database on the server of `base` (a
