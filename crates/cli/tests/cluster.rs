@@ -286,6 +286,14 @@ async fn a_fallen_clock_ends_the_game_once() {
     assert_eq!(state["result"]["winner"], "red", "{state}");
 }
 
+fn refused_unavailable((status, v): (u16, Value)) {
+    assert_eq!(
+        (status, &v["error"]["code"]),
+        (503, &json!("unavailable")),
+        "{v}"
+    );
+}
+
 /// Plays until the move is stored, as long as the answers are `503`.
 async fn play_when_back(node: &Server, id: &str, seat: &str, notation: &str, at: u64) {
     let deadline = Instant::now() + Duration::from_secs(30);
@@ -319,23 +327,13 @@ async fn without_postgresql_or_nats_commands_are_refused_then_service_resumes() 
     let first = legal(&n[1].state(&id).await, 0);
 
     door.shut();
-    let (status, v) = play(&n[1], &id, &red, &first, 0).await;
-    assert_eq!(
-        (status, &v["error"]["code"]),
-        (503, &json!("unavailable")),
-        "{v}"
-    );
+    refused_unavailable(play(&n[1], &id, &red, &first, 0).await);
     door.open();
     play_when_back(&n[1], &id, &red, &first, 0).await;
 
     let second = legal(&n[0].state(&id).await, 1);
     nats.down();
-    let (status, v) = play(&n[1], &id, &black, &second, 1).await;
-    assert_eq!(
-        (status, &v["error"]["code"]),
-        (503, &json!("unavailable")),
-        "{v}"
-    );
+    refused_unavailable(play(&n[1], &id, &black, &second, 1).await);
     assert!(nats.up());
     play_when_back(&n[1], &id, &black, &second, 1).await;
 
