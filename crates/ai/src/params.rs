@@ -16,8 +16,10 @@ pub struct Params {
     pub nsolo_quiescence_width: usize,
     /// Expert's time budget a move, in milliseconds.
     pub expert_budget_ms: u64,
-    /// The machine accepts a draw when its score is at most this.
+    /// The machine accepts a draw when its own score is at most minus this.
     pub draw_accept_margin: i32,
+    /// Before this ply (the opening) the machine refuses every draw.
+    pub draw_min_ply: usize,
     /// Late-move reductions apply from this depth and move index.
     pub lmr_depth: u32,
     pub lmr_index: usize,
@@ -58,6 +60,7 @@ impl Default for Params {
             nsolo_quiescence_width: 3,
             expert_budget_ms: 2000,
             draw_accept_margin: 30,
+            draw_min_ply: 20,
             lmr_depth: 3,
             lmr_index: 4,
             yote_ball: 100,

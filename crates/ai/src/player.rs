@@ -241,18 +241,40 @@ pub fn draw_request(position: &AnyPosition, history: &[u64]) -> Request {
     }
 }
 
-/// Whether the answer to [`draw_request`] accepts the draw: when the side
-/// to move does not think itself better.
-pub fn accepts(thought: &Thought, params: &Params) -> bool {
-    thought.best.is_none() || thought.score <= params.draw_accept_margin
+/// Who is asked for a draw, and when.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DrawOffer {
+    /// Whether the machine is the side to move in the searched position
+    /// (an offer made on the human's own turn searches the human's move).
+    pub machine_to_move: bool,
+    /// The game's ply.
+    pub ply: usize,
+}
+
+/// Whether the answer to [`draw_request`] accepts the draw. The machine
+/// judges from its own side: it accepts only when it is worse by the
+/// margin, and never in the opening.
+pub fn accepts(thought: &Thought, params: &Params, offer: DrawOffer) -> bool {
+    if offer.ply < params.draw_min_ply || thought.best.is_none() {
+        return false;
+    }
+    let own = if offer.machine_to_move {
+        thought.score
+    } else {
+        -thought.score
+    };
+    own <= -params.draw_accept_margin
 }
 
 /// Whether the machine accepts a draw, searched on the caller's thread.
-pub fn accepts_draw(position: &AnyPosition, history: &[u64], params: &Params) -> bool {
+pub fn accepts_draw(
+    position: &AnyPosition,
+    history: &[u64],
+    params: &Params,
+    offer: DrawOffer,
+) -> bool {
     let mut tt = Table::new(16);
     let req = draw_request(position, history);
-    accepts(
-        &think(&req, params, &mut tt, &AtomicBool::new(false), |_| {}),
-        params,
-    )
+    let thought = think(&req, params, &mut tt, &AtomicBool::new(false), |_| {});
+    accepts(&thought, params, offer)
 }

@@ -4,7 +4,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use palabre_ai::player::{AnyPosition, accepts_draw, think};
+use palabre_ai::player::{AnyPosition, DrawOffer, accepts_draw, think};
 use palabre_ai::tt::Table;
 use palabre_ai::worker::{Pool, Report, Worker};
 use palabre_ai::{AnyMove, Level, Limits, Params, Request, SearchLimit};
@@ -63,17 +63,42 @@ fn debutant_varies_with_the_seed_but_takes_captures_most_of_the_time() {
     assert!((110..200).contains(&takes), "captured in {takes} of 200");
 }
 
+/// Whether the machine accepts, playing the side to move or the other one.
+fn machine_accepts(fen: &str, machine_to_move: bool, ply: usize) -> bool {
+    let offer = DrawOffer {
+        machine_to_move,
+        ply,
+    };
+    accepts_draw(&yote(fen), &[], &Params::default(), offer)
+}
+
 #[test]
-fn the_machine_accepts_a_draw_only_when_not_better() {
-    let params = Params::default();
-    // Red to move, up eight balls: no draw.
-    assert!(!accepts_draw(
-        &yote("r3r/5/2r2/5/b4 0 0 r 10"),
-        &[],
-        &params
-    ));
-    // Red to move, down eight balls: a draw is welcome.
-    assert!(accepts_draw(&yote("b3b/5/2b2/5/r4 0 0 r 10"), &[], &params));
+fn the_machine_accepts_a_draw_only_when_it_is_worse() {
+    // Red, to move, is up eight balls.
+    let red_ahead = "r3r/5/2r2/5/b4 0 0 r 30";
+    // Red, to move, is down eight balls.
+    let red_behind = "b3b/5/2b2/5/r4 0 0 r 30";
+    // The machine plays red, the side to move.
+    assert!(!machine_accepts(red_ahead, true, 30), "ahead, on its turn");
+    assert!(machine_accepts(red_behind, true, 30), "behind, on its turn");
+    // The machine plays black; the human (red) offers on their own turn.
+    assert!(
+        machine_accepts(red_ahead, false, 30),
+        "behind, human's turn"
+    );
+    assert!(
+        !machine_accepts(red_behind, false, 30),
+        "ahead, human's turn"
+    );
+}
+
+#[test]
+fn the_machine_refuses_a_draw_in_the_opening() {
+    let start = "5/5/5/5/5 12 12 r 0";
+    assert!(!machine_accepts(start, true, 0));
+    assert!(!machine_accepts(start, false, 0));
+    // Even when worse, too early is too early.
+    assert!(!machine_accepts("b3b/5/2b2/5/r4 0 0 r 30", true, 5));
 }
 
 #[test]

@@ -410,6 +410,25 @@ async fn the_machine_declines_a_draw_when_ahead_and_gives_hints() {
 }
 
 #[tokio::test]
+async fn the_machine_declines_a_draw_offered_at_move_zero() {
+    let app = app(state_with(None).await);
+    for side in ["red", "black"] {
+        let (id, seat, _) = create(&app, json!({"game": "yote", "side": side})).await;
+        let (status, v) = call(
+            &app,
+            "POST",
+            &format!("/api/games/{id}/draw"),
+            Some(&seat),
+            Some(json!({"action": "offer"})),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        assert_eq!(v["draw_declined"], true, "{v}");
+        assert!(v["result"].is_null(), "a new game goes on: {v}");
+    }
+}
+
+#[tokio::test]
 async fn games_survive_a_restart() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("games.db").to_string_lossy().into_owned();

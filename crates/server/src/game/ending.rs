@@ -3,7 +3,7 @@
 //! before the first move, and the flag.
 
 use palabre_ai::Thought;
-use palabre_ai::player::{accepts, draw_request};
+use palabre_ai::player::{DrawOffer, accepts, draw_request};
 
 use super::moves::timeout;
 use super::owner::{DrawAsk, Owner};
@@ -146,7 +146,11 @@ impl Owner {
             return;
         }
         let unchanged = ask.fingerprint == game.play.fingerprint();
-        let answer = if unchanged && accepts(&thought, &self.ctx.thinker.params) {
+        let offer = DrawOffer {
+            machine_to_move: game.machine_side() == Some(game.play.turn()),
+            ply: game.play.ply(),
+        };
+        let answer = if unchanged && accepts(&thought, &self.ctx.thinker.params, offer) {
             self.end(game, Ended::draw(EndReason::Agreement)).await
         } else {
             game.draw_declined = true;
