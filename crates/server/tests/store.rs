@@ -329,7 +329,10 @@ async fn a_lease_fences_the_writes_of_the_node_that_lost_it(store: &Store) {
         .append_move(&g.id, Some(&a), 0, "a1", None, &summary(Status::Playing, 1))
         .await
         .unwrap();
-    let held = store.renew("a", &[g.id.clone()], 5000).await.unwrap();
+    let held = store
+        .renew("a", std::slice::from_ref(&g.id), 5000)
+        .await
+        .unwrap();
     assert!(held.contains(&g.id));
     // Node a stops renewing; after expiry node b takes the lease over.
     assert_eq!(
@@ -348,7 +351,7 @@ async fn a_lease_fences_the_writes_of_the_node_that_lost_it(store: &Store) {
     assert_eq!(store.moves(&g.id).await.unwrap().len(), 1);
     assert!(
         store
-            .renew("a", &[g.id.clone()], 9000)
+            .renew("a", std::slice::from_ref(&g.id), 9000)
             .await
             .unwrap()
             .is_empty()
