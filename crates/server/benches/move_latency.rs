@@ -1,6 +1,7 @@
 //! The server's own time for a move (no AI thinking): 100 games on one
 //! screen in progress, moves posted round-robin through the router, each one
-//! parsed, checked, committed to SQLite (a file, WAL) and broadcast. Prints
+//! parsed, checked, committed to SQLite (a file, WAL; or PostgreSQL with
+//! `MOVE_LATENCY_POSTGRES`) and broadcast. Prints
 //! p50, p95 and p99 over all moves, then p50/p99 by ten rounds (the games'
 //! plies grow with the rounds). `MOVE_LATENCY_ROUNDS` changes the rounds.
 
@@ -43,7 +44,15 @@ fn pick(state: &Value, round: usize) -> Option<String> {
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
     let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("bench.db").to_string_lossy().into_owned();
+    // `MOVE_LATENCY_POSTGRES=postgres://…/DB` measures on a fresh database
+    // of that server instead of an SQLite file.
+    let db = match std::env::var("MOVE_LATENCY_POSTGRES") {
+        Ok(base) => palabre_server::store::scratch_postgres(&base)
+            .await
+            .unwrap(),
+        Err(_) => dir.path().join("bench.db").to_string_lossy().into_owned(),
+    };
+    println!("database: {db}");
     let state = AppState::open(&Config {
         db: Some(db),
         ..Config::testing()

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use crate::clock::{Clocks, TimeControl, now_ms};
-use crate::domain::{Ended, Opponent, Side, Status};
+use crate::domain::{EndReason, Ended, Opponent, Side, Status};
 use crate::play::Play;
 use crate::seats::{Role, seat_hash};
 use crate::store::{GameRow, Member, StoredMove, Summary};
@@ -41,6 +41,15 @@ fn restore_clocks(row: &GameRow, moves: &[StoredMove]) -> Option<Clocks> {
                 clocks.left[1 - ply % 2] = per_move_ms;
             }
         }
+    }
+    // The stored moves do not show the fall itself: a side that lost on
+    // time had nothing left.
+    if let Some(Ended {
+        reason: EndReason::Timeout,
+        winner: Some(winner),
+    }) = row.ended
+    {
+        clocks.left[winner.other().index()] = 0;
     }
     Some(clocks)
 }
@@ -199,5 +208,45 @@ impl Game {
         let running = self.running_clock().map(Side::index);
         let now = now_ms();
         Some([0, 1].map(|i| c.left_at(i, running, now).max(0)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::GameKind;
+
+    fn timed_out_game(ended: Option<Ended>) -> Game {
+        let row = GameRow {
+            id: "aaaaaaaaaaaa".into(),
+            kind: GameKind::Yote,
+            size: 5,
+            start_fen: palabre_rules::yote::Position::START.to_string(),
+            opponent: Opponent::Online,
+            level: palabre_ai::Level::Confirme,
+            human: None,
+            seat_hash: String::new(),
+            ended,
+            team_size: 1,
+            time_control: "5+3".parse().unwrap(),
+            started_at_ms: Some(1_000),
+            rematch_id: None,
+            damaged: None,
+        };
+        let first = StoredMove {
+            ply: 0,
+            notation: "c3".into(),
+            played_at_ms: Some(2_000),
+            clock_ms: Some(302_000),
+        };
+        Game::replay(row, &[first], Vec::new())
+    }
+
+    #[test]
+    fn a_clock_that_fell_shows_nothing_left_after_a_reload() {
+        let flagged = timed_out_game(Some(Ended::win(Side::Red, EndReason::Timeout)));
+        assert_eq!(flagged.clocks_now(), Some([302_000, 0]));
+        let resigned = timed_out_game(Some(Ended::win(Side::Red, EndReason::Resignation)));
+        assert_eq!(resigned.clocks_now(), Some([302_000, 300_000]));
     }
 }
