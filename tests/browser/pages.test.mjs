@@ -89,3 +89,27 @@ test('the new-game page offers a time control only for online games', { skip }, 
     server.stop();
   }
 });
+
+test('an unknown page or game gets « Page introuvable » with a way home', { skip }, async () => {
+  const server = await startServer();
+  const browser = await launch();
+  try {
+    for (const [width, height] of [[1280, 800], [390, 844]]) {
+      const page = await newPage(browser, width, height);
+      const res = await page.goto(server.base + '/nulle-part');
+      assert.equal(res.status(), 404);
+      assert.equal((await page.locator('h1').innerText()).trim(), 'Page introuvable');
+      await shot(page, `not-found-${width}`);
+      const game = await page.goto(server.base + '/partie/000000000000');
+      assert.equal(game.status(), 404);
+      assert.equal((await page.locator('h1').innerText()).trim(), 'Page introuvable');
+      await page.click('main a[href="/"]');
+      await page.waitForURL(server.base + '/');
+      assert.match(await page.textContent('body'), /Yoté/);
+      await page.close();
+    }
+  } finally {
+    await browser.close();
+    server.stop();
+  }
+});

@@ -57,6 +57,7 @@ pub fn app(state: AppState) -> Router {
         .merge(archive::router())
         .merge(status::router())
         .merge(pages::router())
+        .fallback(pages::fallback)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(CompressionLayer::new())
         .layer(headers::security())

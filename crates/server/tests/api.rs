@@ -487,3 +487,34 @@ async fn responses_carry_security_headers() {
     let v: Value = serde_json::from_slice(&body).unwrap();
     assert_eq!(v["id"], id.as_str());
 }
+
+/// The status and the body, as text, of a GET.
+async fn page(app: &Router, uri: &str) -> (StatusCode, String) {
+    let req = Request::builder().uri(uri).body(Body::empty()).unwrap();
+    let res = app.clone().oneshot(req).await.unwrap();
+    let status = res.status();
+    let bytes = res.into_body().collect().await.unwrap().to_bytes();
+    (status, String::from_utf8_lossy(&bytes).into_owned())
+}
+
+#[tokio::test]
+async fn unknown_pages_and_games_get_the_not_found_page() {
+    let app = app(state_with(None).await);
+    for uri in [
+        "/nulle-part",
+        "/partie/000000000000",
+        "/parties/nope",
+        "/partie/abc/rejoindre",
+    ] {
+        let (status, body) = page(&app, uri).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{uri}");
+        assert!(body.contains("Page introuvable"), "{uri}: {body}");
+        assert!(body.contains(r#"href="/""#), "a way home from {uri}");
+    }
+    let (status, v) = call(&app, "GET", "/api/nulle-part", None, None).await;
+    assert_eq!((status, code(&v)), (StatusCode::NOT_FOUND, "not_found"));
+    let (id, _, _) = create(&app, json!({"game": "yote", "opponent": "local"})).await;
+    let (status, body) = page(&app, &format!("/partie/{id}")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(!body.contains("Page introuvable"));
+}

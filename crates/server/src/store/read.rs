@@ -35,6 +35,15 @@ impl Store {
         Ok(Some((row, moves, self.seats(id).await?)))
     }
 
+    /// Whether game `id` is stored.
+    pub async fn exists(&self, id: &str) -> sqlx::Result<bool> {
+        let found: Option<i64> = sqlx::query_scalar("SELECT 1 FROM games WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(found.is_some())
+    }
+
     pub async fn seats(&self, id: &str) -> sqlx::Result<Vec<Member>> {
         sqlx::query(
             "SELECT side, position, name, seat_hash FROM seats WHERE game_id = $1 \
