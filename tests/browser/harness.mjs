@@ -72,9 +72,10 @@ export async function launch() {
   });
 }
 
-/** A page with no motion (animations off) at the given size. */
-export async function newPage(browser, width = 1280, height = 800) {
-  const context = await browser.newContext({ viewport: { width, height }, reducedMotion: 'reduce' });
+/** A page with no motion (animations off) at the given size, for a reader
+ * whose browser asks for `locale` first (French unless told). */
+export async function newPage(browser, width = 1280, height = 800, locale = 'fr-FR') {
+  const context = await browser.newContext({ viewport: { width, height }, reducedMotion: 'reduce', locale });
   return context.newPage();
 }
 

@@ -19,8 +19,8 @@ test('two browsers play each other through the invite link to the end screen', {
   const server = await startServer();
   const browser = await launch();
   try {
-    const awa = await (await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' })).newPage();
-    const kofi = await (await browser.newContext({ viewport: { width: 390, height: 844 }, reducedMotion: 'reduce' })).newPage();
+    const awa = await (await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce', locale: 'fr-FR' })).newPage();
+    const kofi = await (await browser.newContext({ viewport: { width: 390, height: 844 }, reducedMotion: 'reduce', locale: 'fr-FR' })).newPage();
     const asked = [];
     for (const page of [awa, kofi]) page.on('request', (r) => asked.push(new URL(r.url()).pathname));
     await awa.goto(`${server.base}/nouvelle?jeu=yote`);
@@ -66,7 +66,7 @@ test('two browsers play each other through the invite link to the end screen', {
       await page.waitForSelector('#end[data-result="red"]:not([hidden])', { timeout: 30000 });
       await shot(page, `online-end-${name}`);
     }
-    const watcher = await (await browser.newContext()).newPage();
+    const watcher = await (await browser.newContext({ locale: 'fr-FR' })).newPage();
     await watcher.goto(`${server.base}/partie/${id}`);
     await watcher.waitForSelector('#end[data-result="red"]');
   } finally {

@@ -113,3 +113,36 @@ test('an unknown page or game gets « Page introuvable » with a way home', { sk
     server.stop();
   }
 });
+
+test('a first visit follows the browser language; the choice is remembered; English paths', { skip }, async () => {
+  const server = await startServer();
+  const browser = await launch();
+  try {
+    for (const [width, height] of [[1280, 800], [390, 844]]) {
+      const page = await newPage(browser, width, height, 'en-GB');
+      await page.goto(server.base + '/');
+      await page.waitForFunction(() => document.documentElement.lang === 'en');
+      assert.match(await page.textContent('body'), /Play/);
+      assert.equal(await page.locator('nav a[href="/yote/rules"]').count(), 1, 'English paths in English');
+      await shot(page, `home-browser-en-${width}`);
+      await page.click('nav a[href="/yote/rules"]');
+      await page.waitForURL(server.base + '/yote/rules');
+      assert.equal(await page.locator('link[rel="alternate"][hreflang="fr"]').getAttribute('href'), '/yote/regles');
+      // Choosing French is remembered over the browser's English, with French paths.
+      await page.click('[data-lang-switch]');
+      await page.waitForFunction(() => document.documentElement.lang === 'fr');
+      assert.equal(new URL(page.url()).pathname, '/yote/regles');
+      await page.goto(server.base + '/');
+      await page.waitForFunction(() => document.documentElement.lang === 'fr');
+      assert.equal(await page.locator('nav a[href="/yote/regles"]').count(), 1);
+      await page.context().close();
+    }
+    const french = await newPage(browser, 1280, 800, 'fr-FR');
+    await french.goto(server.base + '/');
+    await french.waitForFunction(() => document.documentElement.lang === 'fr');
+    await french.context().close();
+  } finally {
+    await browser.close();
+    server.stop();
+  }
+});

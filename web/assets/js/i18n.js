@@ -1,9 +1,13 @@
 // Language: French first, English second. One dictionary per language,
 // remembered in localStorage; elements carry data-i18n (text) or
-// data-i18n-attr="attr:key;attr:key".
+// data-i18n-attr="attr:key;attr:key". A first visit follows the browser's
+// languages (its Accept-Language); pages that have an English path move to
+// it in English, and so do the links to them.
 
 const KEY = 'palabre.lang';
 const LANGS = ['fr', 'en'];
+// Pages with a path in each language: [French, English].
+const PATHS = [['/nouvelle', '/new'], ['/yote/regles', '/yote/rules'], ['/nsolo/regles', '/nsolo/rules']];
 let dict = {};
 let lang = 'fr';
 
@@ -20,10 +24,36 @@ function storedLang() {
   }
 }
 
+// The first of the browser's languages that Palabre speaks, else French.
+function browserLang() {
+  for (const tag of navigator.languages || [navigator.language || '']) {
+    const primary = String(tag).toLowerCase().split('-')[0];
+    if (LANGS.includes(primary)) return primary;
+  }
+  return 'fr';
+}
+
 function initialLang() {
-  // The English rules routes (/yote/rules, /nsolo/rules) open in English
-  // unless the reader already chose a language.
-  return storedLang() || (/\/rules\/?$/.test(location.pathname) ? 'en' : 'fr');
+  // An English path (/new, /yote/rules…) opens in English unless the reader
+  // already chose a language.
+  const english = PATHS.some(([, en]) => location.pathname === en);
+  return storedLang() || (english ? 'en' : browserLang());
+}
+
+// `path` in language `l`, if the page has a path in each language.
+function localPath(path, l) {
+  const pair = PATHS.find((p) => p.includes(path));
+  return pair ? pair[l === 'en' ? 1 : 0] : path;
+}
+
+function localizeLinks(l) {
+  for (const a of document.querySelectorAll('a[href^="/"]')) {
+    const url = new URL(a.getAttribute('href'), location.origin);
+    const path = localPath(url.pathname, l);
+    if (path !== url.pathname) a.setAttribute('href', path + url.search + url.hash);
+  }
+  const here = localPath(location.pathname, l);
+  if (here !== location.pathname) history.replaceState(history.state, '', here + location.search + location.hash);
 }
 
 export function has(key) {
@@ -62,6 +92,7 @@ async function load(l) {
   lang = l;
   document.documentElement.lang = l;
   apply();
+  localizeLinks(l);
   for (const b of document.querySelectorAll('[data-lang-switch]')) {
     const other = l === 'fr' ? 'en' : 'fr';
     b.textContent = other.toUpperCase();
