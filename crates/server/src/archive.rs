@@ -75,12 +75,29 @@ fn players(g: &Game) -> BTreeMap<Side, String> {
         .collect()
 }
 
+/// The day play began, `YYYY.MM.DD` in UTC (as chess records write it), or
+/// `????.??.??` for a game not started.
+fn date(started_at_ms: Option<i64>) -> String {
+    let format = time::macros::format_description!("[year].[month].[day]");
+    started_at_ms
+        .and_then(|ms| time::OffsetDateTime::from_unix_timestamp(ms.div_euclid(1000)).ok())
+        .and_then(|at| at.format(&format).ok())
+        .unwrap_or_else(|| "????.??.??".to_owned())
+}
+
 /// Headers in brackets, a blank line, then the moves numbered by turn.
 fn export_text(g: &Game) -> String {
     let mut text = format!(
-        "[Game \"{}\"]\n[Size \"{}\"]\n[Start \"{}\"]\n",
-        g.row.kind, g.row.size, g.row.start_fen
+        "[Game \"{}\"]\n[Size \"{}\"]\n[Start \"{}\"]\n[Date \"{}\"]\n[TimeControl \"{}\"]\n",
+        g.row.kind,
+        g.row.size,
+        g.row.start_fen,
+        date(g.row.started_at_ms),
+        g.row.time_control
     );
+    if g.machine_side().is_some() {
+        text.push_str(&format!("[Level \"{}\"]\n", g.row.level));
+    }
     for (side, who) in players(g) {
         let name = side.as_str();
         let capital = name[..1].to_uppercase() + &name[1..];
@@ -205,4 +222,15 @@ async fn import(
         .map_err(|e| AppError::Internal(e.into()))??;
     drop(permit);
     Ok(Json(frames))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_record_is_dated_by_the_day_play_began() {
+        assert_eq!(date(Some(1_796_036_400_000)), "2026.11.30");
+        assert_eq!(date(None), "????.??.??");
+    }
 }

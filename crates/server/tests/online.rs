@@ -586,6 +586,8 @@ async fn abort_rematch_records_and_export_round_trip() {
         .unwrap();
     assert!(
         text.contains("[Game \"yote\"]")
+            && text.contains("[TimeControl \"none\"]")
+            && text.contains("[Date \"20")
             && text.contains("1. c3 c4")
             && text.contains("red wins by resignation"),
         "{text}"
