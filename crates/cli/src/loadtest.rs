@@ -13,6 +13,13 @@
 //!   open and idle (answering pings), and reports the server's memory per
 //!   socket, then closes them.
 //!
+//! `--addr` may name several nodes of one cluster (`A,B,C`): game `i` is
+//! created on node `i mod n`, and in `play` the player `k` of game `i` (0
+//! the creator, 1 the joiner) makes all its requests, HTTP and WebSocket,
+//! on node `(i + k) mod n`, so with two nodes or more the two players of a
+//! game are on different nodes. The idle sockets are spread over the nodes
+//! too, and the servers' figures are summed over the nodes.
+//!
 //! Every mode needs room: start the server with the rate limits off and the
 //! connection limits raised, and raise the open-file limit of both
 //! processes (`ulimit -n`) above the sockets used.
@@ -46,6 +53,7 @@ pub enum Mode {
 
 #[derive(Debug, Clone)]
 pub struct Settings {
+    /// One node's address, or several separated by commas.
     pub addr: String,
     pub mode: Mode,
     /// Games played at once (`play`) or created (`idle-games`).
@@ -62,8 +70,28 @@ pub struct Settings {
     pub wait: Duration,
     /// Times games are created and left to leave memory (`idle-games`).
     pub rounds: usize,
-    /// The server's database, to check the acknowledged moves against.
+    /// The server's database (a SQLite file or a `postgres://` URL), to
+    /// check the acknowledged moves against.
     pub db: Option<String>,
+}
+
+/// The nodes named by `--addr`: one address, or several separated by commas.
+pub fn nodes(addr: &str) -> anyhow::Result<Vec<String>> {
+    let nodes: Vec<String> = addr
+        .split(',')
+        .map(str::trim)
+        .filter(|a| !a.is_empty())
+        .map(str::to_owned)
+        .collect();
+    if nodes.is_empty() {
+        bail!("--addr names no server");
+    }
+    Ok(nodes)
+}
+
+/// The node of player `k` (0 the creator) of game `i` among `n` nodes.
+fn node_of(i: usize, k: usize, n: usize) -> usize {
+    (i + k) % n
 }
 
 /// Requests or connections opened at once when creating games or sockets.
@@ -77,9 +105,14 @@ const PATIENCE: Duration = Duration::from_secs(30);
 #[derive(Debug, Default)]
 struct Tally {
     round_trips: Vec<Duration>,
+    /// The round trips of the players on the node that created their game
+    /// (`[0]`) and on another node (`[1]`); with one node, all in `[0]`.
+    by_node: [Vec<Duration>; 2],
     /// When each acknowledged move was sent, with its round trip.
     timeline: Vec<(Instant, Duration)>,
     errors: usize,
+    /// The errors by code.
+    error_codes: HashMap<String, usize>,
     /// Acknowledged moves: game id → ply → notation.
     acked: HashMap<String, HashMap<usize, String>>,
     /// Every move sent, acknowledged or not: game id → (ply, notation).
@@ -121,24 +154,32 @@ async fn post(
     Ok(v)
 }
 
-/// A bot's place in a game.
+/// A bot's place in a game, and the node it talks to.
 #[derive(Debug, Clone)]
 struct Place {
     id: String,
     seat: String,
     side: String,
+    addr: String,
+    /// Its node is not the one that created the game.
+    remote: bool,
 }
 
 /// One bot: plays its side whenever the hand is its own, until `end`.
 async fn bot(
-    addr: String,
     place: Place,
     think: Duration,
     end: Instant,
     tally: Arc<Mutex<Tally>>,
     seed: u64,
 ) -> anyhow::Result<()> {
-    let Place { id, seat, side } = place;
+    let Place {
+        id,
+        seat,
+        side,
+        addr,
+        remote,
+    } = place;
     let mut ws = connect(format!("ws://{addr}/api/games/{id}/ws")).await?;
     ws.send(Message::text(
         json!({"type": "hello", "seat": seat, "ply": 0}).to_string(),
@@ -158,13 +199,21 @@ async fn bot(
             Some("ack") => {
                 if let Some((ply, notation, sent)) = pending.take() {
                     let mut t = tally.lock().await;
-                    t.round_trips.push(sent.elapsed());
-                    t.timeline.push((sent, sent.elapsed()));
+                    let took = sent.elapsed();
+                    t.round_trips.push(took);
+                    t.by_node[usize::from(remote)].push(took);
+                    t.timeline.push((sent, took));
                     t.acked.entry(id.clone()).or_default().insert(ply, notation);
                 }
             }
             Some("error") => {
-                tally.lock().await.errors += 1;
+                let code = m["code"]
+                    .as_str()
+                    .or(m["error"]["code"].as_str())
+                    .unwrap_or("unknown");
+                let mut t = tally.lock().await;
+                t.errors += 1;
+                *t.error_codes.entry(code.to_owned()).or_default() += 1;
                 pending = None;
             }
             Some("state") => {
@@ -201,7 +250,8 @@ async fn bot(
 }
 
 /// Plays games in one slot, one after another, until `end`, the first one
-/// after `delay`.
+/// after `delay`. Slot `index` creates its games on node `index mod n` and
+/// joins them from the next node.
 async fn slot(
     http: reqwest::Client,
     index: usize,
@@ -210,7 +260,9 @@ async fn slot(
     end: Instant,
     tally: Arc<Mutex<Tally>>,
 ) -> anyhow::Result<()> {
-    let addr = settings.addr.clone();
+    let nodes = nodes(&settings.addr)?;
+    let n = nodes.len();
+    let (creator, joiner) = (node_of(index, 0, n), node_of(index, 1, n));
     tokio::time::sleep(delay).await;
     let mut round = 0u64;
     while Instant::now() < end {
@@ -222,34 +274,34 @@ async fn slot(
         let mut body = game;
         body["opponent"] = json!("online");
         body["name"] = json!(format!("bot{index}a"));
-        let created = post(&http, &addr, "/api/games", body).await?;
+        let created = post(&http, &nodes[creator], "/api/games", body).await?;
         let id = created["id"].as_str().context("id")?.to_owned();
         let joined = post(
             &http,
-            &addr,
+            &nodes[joiner],
             &format!("/api/games/{id}/join"),
             json!({"name": format!("bot{index}b")}),
         )
         .await?;
         let seed = (index as u64) << 20 | round;
-        let place = |v: &Value| -> anyhow::Result<Place> {
+        let place = |v: &Value, node: usize| -> anyhow::Result<Place> {
             Ok(Place {
                 id: id.clone(),
                 seat: v["seat"].as_str().context("seat")?.to_owned(),
                 side: v["side"].as_str().context("side")?.to_owned(),
+                addr: nodes[node].clone(),
+                remote: node != creator,
             })
         };
         let a = bot(
-            addr.clone(),
-            place(&created)?,
+            place(&created, creator)?,
             settings.think,
             end,
             Arc::clone(&tally),
             seed,
         );
         let b = bot(
-            addr.clone(),
-            place(&joined)?,
+            place(&joined, joiner)?,
             settings.think,
             end,
             Arc::clone(&tally),
@@ -289,8 +341,12 @@ pub fn compare(
 }
 
 /// Compares the acknowledged moves with the database's.
+/// `db` is what the server's `--db` was: a SQLite file or a `postgres://`
+/// URL (the one database of every node of a cluster).
 async fn check(db: &str, t: &Tally) -> anyhow::Result<(usize, usize)> {
-    let store = palabre_server::store::Store::open(db).await?;
+    let store = palabre_server::store::Store::open(db)
+        .await
+        .with_context(|| format!("opening the database {db}"))?;
     let (mut missing, mut doubled) = (0, 0);
     let empty = HashSet::new();
     for (id, acked) in &t.acked {
@@ -299,6 +355,7 @@ async fn check(db: &str, t: &Tally) -> anyhow::Result<(usize, usize)> {
         missing += m;
         doubled += d;
     }
+    store.close().await;
     Ok((missing, doubled))
 }
 
@@ -394,6 +451,45 @@ async fn server_status(http: &reqwest::Client, addr: &str) -> anyhow::Result<Ser
     })
 }
 
+/// The status of every node, and their sum.
+#[derive(Debug, Clone, Default)]
+struct Servers {
+    total: ServerStatus,
+    each: Vec<(String, ServerStatus)>,
+}
+
+impl Servers {
+    fn of(each: Vec<(String, ServerStatus)>) -> Servers {
+        let mut total = ServerStatus {
+            resident_bytes: Some(0),
+            ..ServerStatus::default()
+        };
+        for (_, s) in &each {
+            total.games_in_memory += s.games_in_memory;
+            total.sockets += s.sockets;
+            total.resident_bytes = total
+                .resident_bytes
+                .zip(s.resident_bytes)
+                .map(|(a, b)| a + b);
+            total.searches_queued.0 += s.searches_queued.0;
+            total.searches_queued.1 += s.searches_queued.1;
+        }
+        Servers { total, each }
+    }
+}
+
+/// `GET /api/status` of every node.
+async fn servers_status(http: &reqwest::Client, nodes: &[String]) -> anyhow::Result<Servers> {
+    let mut each = Vec::with_capacity(nodes.len());
+    for addr in nodes {
+        let s = server_status(http, addr)
+            .await
+            .with_context(|| format!("status of {addr}"))?;
+        each.push((addr.clone(), s));
+    }
+    Ok(Servers::of(each))
+}
+
 fn mib(bytes: Option<u64>) -> String {
     bytes.map_or("unknown".to_owned(), |b| {
         format!("{:.1} MiB", b as f64 / 1_048_576.0)
@@ -418,15 +514,32 @@ fn kib_each(a: Option<u64>, b: Option<u64>, n: usize) -> String {
     }
 }
 
-fn show(label: &str, s: &ServerStatus) {
-    println!(
-        "{label}: games in memory {}, sockets {}, searches queued {}+{}, resident {}",
+fn status_line(s: &ServerStatus) -> String {
+    format!(
+        "games in memory {}, sockets {}, searches queued {}+{}, resident {}",
         s.games_in_memory,
         s.sockets,
         s.searches_queued.0,
         s.searches_queued.1,
         mib(s.resident_bytes)
-    );
+    )
+}
+
+/// Prints the servers' figures: the sum, then each node's when there are
+/// several.
+fn show(label: &str, s: &Servers) {
+    if s.each.len() > 1 {
+        println!(
+            "{label} ({} nodes together): {}",
+            s.each.len(),
+            status_line(&s.total)
+        );
+        for (addr, one) in &s.each {
+            println!("  {addr}: {}", status_line(one));
+        }
+    } else {
+        println!("{label}: {}", status_line(&s.total));
+    }
 }
 
 pub fn run(settings: Settings) -> anyhow::Result<()> {
@@ -441,6 +554,13 @@ pub fn run(settings: Settings) -> anyhow::Result<()> {
 }
 
 async fn play(settings: Settings) -> anyhow::Result<()> {
+    let nodes = nodes(&settings.addr)?;
+    if nodes.len() > 1 {
+        println!(
+            "{} nodes: games created round-robin, the two players of a game on different nodes",
+            nodes.len()
+        );
+    }
     let settings = Arc::new(settings);
     let http = http_client()?;
     let tally = Arc::new(Mutex::new(Tally::default()));
@@ -470,6 +590,9 @@ async fn play(settings: Settings) -> anyhow::Result<()> {
     let elapsed = started.elapsed();
     let mut t = tally.lock().await;
     t.round_trips.sort();
+    for v in &mut t.by_node {
+        v.sort();
+    }
     let n = t.round_trips.len();
     println!(
         "games {} for {:.0} s, {} moves acknowledged, {:.0} moves/s",
@@ -485,17 +608,41 @@ async fn play(settings: Settings) -> anyhow::Result<()> {
         percentile(&t.round_trips, 0.99),
         percentile(&t.round_trips, 1.0)
     );
+    if nodes.len() > 1 {
+        for (v, whose) in t.by_node.iter().zip(["the creating node", "another node"]) {
+            println!(
+                "  players on {whose}: {} moves, p50 {:?}, p99 {:?}",
+                v.len(),
+                percentile(v, 0.5),
+                percentile(v, 0.99)
+            );
+        }
+    }
     println!("round trip by {WINDOW_S} s window (p50/p99 moves):");
     for line in windows(started, &t.timeline) {
         println!("  {line}");
     }
-    println!("errors {}, failed slots {failures}", t.errors);
+    let mut codes: Vec<String> = t
+        .error_codes
+        .iter()
+        .map(|(code, n)| format!("{code} {n}"))
+        .collect();
+    codes.sort();
+    if codes.is_empty() {
+        println!("errors {}, failed slots {failures}", t.errors);
+    } else {
+        println!(
+            "errors {} ({}), failed slots {failures}",
+            t.errors,
+            codes.join(", ")
+        );
+    }
     println!("{}", client_load(cpu, elapsed));
     // The bots have closed their sockets: give the server a moment to see it.
     let waiting = Instant::now();
     loop {
-        match server_status(&http, &settings.addr).await {
-            Ok(s) if s.sockets > 0 && waiting.elapsed() < Duration::from_secs(5) => {
+        match servers_status(&http, &nodes).await {
+            Ok(s) if s.total.sockets > 0 && waiting.elapsed() < Duration::from_secs(5) => {
                 tokio::time::sleep(Duration::from_millis(200)).await;
             }
             Ok(s) => break show("server after", &s),
@@ -510,7 +657,7 @@ async fn play(settings: Settings) -> anyhow::Result<()> {
                 bail!("the database lost or doubled acknowledged moves");
             }
         }
-        None => println!("database: not checked (pass --db FILE)"),
+        None => println!("database: not checked (pass --db FILE or --db postgres://…)"),
     }
     Ok(())
 }
@@ -542,19 +689,24 @@ async fn create_and_read(http: &reqwest::Client, addr: &str, i: usize) -> anyhow
 }
 
 async fn idle_games(settings: Settings) -> anyhow::Result<()> {
-    let addr = settings.addr.as_str();
+    let nodes = nodes(&settings.addr)?;
+    let n = nodes.len();
     let http = http_client()?;
-    let before = server_status(&http, addr).await?;
+    let before = servers_status(&http, &nodes).await?;
     show("before", &before);
-    if before.games_in_memory > 0 {
+    if before.total.games_in_memory > 0 {
         println!("note: the server already holds games; their memory counts in what follows");
     }
+    if n > 1 {
+        println!("{n} nodes: game i created and read on node i mod {n}");
+    }
     for round in 1..=settings.rounds.max(1) {
-        let start = server_status(&http, addr).await?;
+        let start = servers_status(&http, &nodes).await?;
         let started = Instant::now();
         let results: Vec<anyhow::Result<()>> = stream::iter(0..settings.games)
             .map(|i| {
                 let http = &http;
+                let addr = nodes[node_of(i, 0, n)].as_str();
                 async move { create_and_read(http, addr, i).await }
             })
             .buffer_unordered(CONCURRENCY)
@@ -572,21 +724,25 @@ async fn idle_games(settings: Settings) -> anyhow::Result<()> {
             made as f64 / took.as_secs_f64(),
             failed.len()
         );
-        let created = server_status(&http, addr).await?;
+        let created = servers_status(&http, &nodes).await?;
         show("after creating", &created);
+        let start = start.total;
         println!(
             "memory for the games: {} ({} a game)",
-            mib_change(start.resident_bytes, created.resident_bytes),
-            kib_each(start.resident_bytes, created.resident_bytes, made)
+            mib_change(start.resident_bytes, created.total.resident_bytes),
+            kib_each(start.resident_bytes, created.total.resident_bytes, made)
         );
         let waiting = Instant::now();
         let mut after = created;
-        while after.games_in_memory > before.games_in_memory && waiting.elapsed() < settings.wait {
+        while after.total.games_in_memory > before.total.games_in_memory
+            && waiting.elapsed() < settings.wait
+        {
             tokio::time::sleep(Duration::from_millis(500)).await;
-            after = server_status(&http, addr).await?;
+            after = servers_status(&http, &nodes).await?;
         }
         show("after eviction", &after);
-        if after.games_in_memory > before.games_in_memory {
+        let after = after.total;
+        if after.games_in_memory > before.total.games_in_memory {
             println!(
                 "eviction: {} games still in memory after {:.0} s (is the server's \
                  --idle-game short?)",
@@ -603,7 +759,7 @@ async fn idle_games(settings: Settings) -> anyhow::Result<()> {
             "memory kept after eviction: {} against the start of the round, {} against \
              before the first",
             mib_change(start.resident_bytes, after.resident_bytes),
-            mib_change(before.resident_bytes, after.resident_bytes)
+            mib_change(before.total.resident_bytes, after.resident_bytes)
         );
     }
     Ok(())
@@ -664,15 +820,28 @@ async fn hold(mut ws: Socket, mut stop: watch::Receiver<bool>, held: Arc<Held>) 
     .await;
 }
 
+/// The node of idle socket `i` among `n`, watching game `i mod games`
+/// (created on node `(i mod games) mod n`): the first round of sockets on
+/// each game's own node, the next ones shifted by one node each round, so
+/// that with several nodes most watch a game from another node.
+fn socket_node(i: usize, games: usize, n: usize) -> usize {
+    (i % games + i / games) % n
+}
+
 async fn idle_sockets(settings: Settings) -> anyhow::Result<()> {
-    let addr = settings.addr.as_str();
+    let nodes = nodes(&settings.addr)?;
+    let n = nodes.len();
     let http = http_client()?;
     let mut ids = Vec::new();
     for i in 0..WATCHED_GAMES.min(settings.sockets.max(1)) {
-        ids.push(create_local(&http, addr, i).await?);
+        ids.push(create_local(&http, &nodes[node_of(i, 0, n)], i).await?);
     }
-    let before = server_status(&http, addr).await?;
+    if n > 1 {
+        println!("{n} nodes: games created round-robin, the sockets spread over the nodes");
+    }
+    let before = servers_status(&http, &nodes).await?;
     show(&format!("before (with {} games)", ids.len()), &before);
+    let before = before.total;
     let client_before = palabre_server::status::resident_bytes();
     let held = Arc::new(Held::default());
     let (stop, stopped) = watch::channel(false);
@@ -681,6 +850,7 @@ async fn idle_sockets(settings: Settings) -> anyhow::Result<()> {
         stream::iter(0..settings.sockets)
             .map(|i| {
                 let id = ids[i % ids.len()].clone();
+                let addr = nodes[socket_node(i, ids.len(), n)].as_str();
                 let stopped = stopped.clone();
                 let held = Arc::clone(&held);
                 async move {
@@ -713,8 +883,9 @@ async fn idle_sockets(settings: Settings) -> anyhow::Result<()> {
         took.as_secs_f64(),
         open as f64 / took.as_secs_f64()
     );
-    let now = server_status(&http, addr).await?;
+    let now = servers_status(&http, &nodes).await?;
     show("sockets open", &now);
+    let now = now.total;
     println!(
         "server memory for the sockets: {} ({} a socket)",
         mib_change(before.resident_bytes, now.resident_bytes),
@@ -731,7 +902,7 @@ async fn idle_sockets(settings: Settings) -> anyhow::Result<()> {
         settings.duration.as_secs_f64()
     );
     tokio::time::sleep(settings.duration).await;
-    let idle = server_status(&http, addr).await?;
+    let idle = servers_status(&http, &nodes).await?;
     show("after holding", &idle);
     println!(
         "while idle: {} pings answered, {} other messages, {} sockets closed by the server",
@@ -744,16 +915,16 @@ async fn idle_sockets(settings: Settings) -> anyhow::Result<()> {
         let _ = h.await;
     }
     let waiting = Instant::now();
-    let mut closed = server_status(&http, addr).await?;
-    while closed.sockets > before.sockets && waiting.elapsed() < Duration::from_secs(10) {
+    let mut closed = servers_status(&http, &nodes).await?;
+    while closed.total.sockets > before.sockets && waiting.elapsed() < Duration::from_secs(10) {
         tokio::time::sleep(Duration::from_millis(200)).await;
-        closed = server_status(&http, addr).await?;
+        closed = servers_status(&http, &nodes).await?;
     }
     show("after closing", &closed);
-    if closed.sockets > before.sockets {
+    if closed.total.sockets > before.sockets {
         bail!(
             "the server still counts {} sockets 10 s after every one closed",
-            closed.sockets
+            closed.total.sockets
         );
     }
     Ok(())
@@ -762,6 +933,25 @@ async fn idle_sockets(settings: Settings) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn addresses_spread_over_the_nodes() {
+        assert_eq!(nodes("127.0.0.1:8080").unwrap(), ["127.0.0.1:8080"]);
+        assert_eq!(nodes(" a:1, b:2 ,c:3,").unwrap(), ["a:1", "b:2", "c:3"]);
+        assert!(nodes(" , ").is_err());
+        // One node: everything on it.
+        assert_eq!((node_of(5, 0, 1), node_of(5, 1, 1)), (0, 0));
+        // Games round-robin, the two players of a game on different nodes.
+        for n in 2..=4 {
+            let creators: Vec<usize> = (0..n).map(|i| node_of(i, 0, n)).collect();
+            assert_eq!(creators, (0..n).collect::<Vec<_>>());
+            assert!((0..10).all(|i| node_of(i, 0, n) != node_of(i, 1, n)));
+        }
+        // Sockets: the first round on the games' own nodes, then shifted.
+        assert_eq!(socket_node(3, 10, 2), 1);
+        assert_eq!(socket_node(13, 10, 2), 0);
+        assert_eq!(socket_node(5, 10, 1), 0);
+    }
 
     #[test]
     fn the_check_counts_lost_and_doubled_moves() {

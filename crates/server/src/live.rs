@@ -52,7 +52,9 @@ async fn upgrade(
         return Err(AppError::ForbiddenOrigin);
     }
     let place = app.guards.open_socket(ip)?;
-    app.games.read(&id, |_| ()).await?;
+    if !app.games.exists(&id).await? {
+        return Err(AppError::NotFound);
+    }
     // Messages are small: tungstenite's 128 KiB read buffer would be most of
     // what an idle socket costs.
     Ok(ws

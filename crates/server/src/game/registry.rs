@@ -483,6 +483,14 @@ impl Games {
         let _ = self.exec(id, Op::Leave { role }).await;
     }
 
+    /// Whether game `id` exists: its owner is here, or it is stored.
+    pub async fn exists(&self, id: &str) -> Result<bool, AppError> {
+        if !plausible(id) {
+            return Ok(false);
+        }
+        Ok(self.local(id).is_some() || self.0.store.exists(id).await?)
+    }
+
     /// Runs a read of the game: on its owner here, or (when another node
     /// owns it) on a copy loaded from the store.
     pub async fn read<T: Send + 'static>(
