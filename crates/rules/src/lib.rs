@@ -8,6 +8,7 @@
 //! displays as the game's notation; `Position::play` refuses illegal moves with
 //! an [`IllegalMove`]; `Position::outcome` tells whether the game is over.
 //! [`Record`] holds a whole game and knows the rules that need its history.
+//! `Position::refusal` says why a place cannot start a move ([`Refusal`]).
 //! [`GamePosition`] is the trait the generic tools (records, perft drivers,
 //! servers) use to treat both games alike.
 
@@ -17,9 +18,11 @@ mod mix;
 pub mod nsolo;
 mod outcome;
 mod record;
+mod refusal;
 pub mod yote;
 
-pub use error::{IllegalMove, ParseError, PositionError, SetupError};
+pub use error::{Illegal, IllegalMove, ParseError, PositionError, SetupError};
 pub use game::GamePosition;
 pub use outcome::{DrawReason, Outcome, WinReason};
 pub use record::{Record, RecordError};
+pub use refusal::Refusal;

@@ -6,7 +6,7 @@
 
 use thiserror::Error;
 
-use crate::{DrawReason, GamePosition, IllegalMove, Outcome, ParseError, WinReason};
+use crate::{DrawReason, GamePosition, Illegal, IllegalMove, Outcome, ParseError, WinReason};
 
 /// A start position, the moves played and every position reached.
 #[derive(Debug, Clone)]
@@ -65,7 +65,7 @@ impl<P: GamePosition> Record<P> {
     /// Plays a move if the game is not over and the move is legal.
     pub fn play(&mut self, m: &P::Move) -> Result<(), IllegalMove> {
         if self.outcome().is_some() {
-            return Err(IllegalMove::new("the game is over"));
+            return Err(IllegalMove::new(Illegal::GameOver, "the game is over"));
         }
         let mut next = self.position().clone();
         next.play(m)?;

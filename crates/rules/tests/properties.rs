@@ -119,6 +119,22 @@ proptest! {
     }
 
     #[test]
+    fn yote_refuses_exactly_the_holes_where_no_move_starts(
+        choices in prop::collection::vec(any::<usize>(), 0..150),
+    ) {
+        for (pos, _) in yote_walk(&choices) {
+            let legal = pos.legal_moves();
+            for sq in Square::all() {
+                let starts = legal.iter().any(|m| match *m {
+                    yote::Move::Place { to } => to == sq,
+                    yote::Move::Step { from, .. } | yote::Move::Capture { from, .. } => from == sq,
+                });
+                prop_assert_eq!(pos.refusal(sq).is_none(), starts, "{} in {}", sq, pos);
+            }
+        }
+    }
+
+    #[test]
     fn yote_distinct_positions_hash_apart(
         a in prop::collection::vec(any::<usize>(), 0..60),
         b in prop::collection::vec(any::<usize>(), 0..60),
@@ -148,6 +164,23 @@ proptest! {
             let on_board = |p: &nsolo::Position, s| p.circuit(s).iter().map(|&c| u32::from(c)).sum::<u32>();
             prop_assert_eq!(on_board(after, mover), after.stones(mover));
             prop_assert_eq!(on_board(after, victim), after.stones(victim));
+        }
+    }
+
+    #[test]
+    fn nsolo_refuses_exactly_the_pits_where_no_move_starts(
+        size in 8u8..=12,
+        choices in prop::collection::vec((any::<usize>(), any::<u32>()), 0..120),
+    ) {
+        for pos in nsolo_walk(size, &choices) {
+            let origins = pos.legal_origins();
+            for row in Row::ALL {
+                for col in 1..=size {
+                    let pit = Pit::new(row, col).unwrap();
+                    let starts = origins.iter().any(|o| o.pit == pit);
+                    prop_assert_eq!(pos.refusal(pit).is_none(), starts, "{} in {}", pit, pos);
+                }
+            }
         }
     }
 

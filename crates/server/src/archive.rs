@@ -9,6 +9,7 @@ use axum::http::header;
 use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use palabre_rules::{GamePosition, Record};
 use serde_json::{Value, json};
 
 use crate::domain::{GameKind, Opponent, Side};
@@ -149,51 +150,105 @@ fn parse_record(text: &str) -> (BTreeMap<String, String>, Vec<String>) {
     (headers, moves)
 }
 
+/// A refused record's header: `kind` names what is wrong with it.
+fn bad_header(message: String, kind: &str, args: Value) -> AppError {
+    AppError::BadRequest(message).with_details(json!({ "kind": kind, "args": args }))
+}
+
+/// Plays the moves of a record, naming the first one refused: its ply, its
+/// number in the record (two plies a turn, from 1), the side that played
+/// it, and the rule it breaks with the places that rule names.
+fn replay_moves<P: GamePosition>(record: &mut Record<P>, moves: &[String]) -> Result<(), AppError> {
+    for (ply, text) in moves.iter().enumerate() {
+        let side = record.position().turn().to_string();
+        let refused = |error: AppError, kind: &str, args: Value| {
+            error.with_details(json!({
+                "ply": ply,
+                "turn": ply / 2 + 1,
+                "side": side,
+                "move": text,
+                "kind": kind,
+                "args": args,
+            }))
+        };
+        let m = match text.parse::<P::Move>() {
+            Ok(m) => m,
+            Err(e) => {
+                let error = AppError::MalformedMove(format!("ply {ply}: {text}: {e}"));
+                return Err(refused(error, "malformed", json!({})));
+            }
+        };
+        if let Err(e) = record.play(&m) {
+            let args: serde_json::Map<String, Value> = e
+                .args()
+                .iter()
+                .map(|(name, value)| ((*name).to_owned(), Value::from(value.as_str())))
+                .collect();
+            let error = AppError::IllegalMove(format!("ply {ply}: {text}: {e}"));
+            return Err(refused(error, e.kind().code(), Value::Object(args)));
+        }
+    }
+    Ok(())
+}
+
 /// Replays a record: the frames, or why it does not replay.
 pub fn replay_record(text: &str, max_plies: usize) -> Result<Value, AppError> {
     let (headers, moves) = parse_record(text);
     if moves.len() > max_plies {
-        return Err(AppError::BadRequest(format!(
-            "a record has at most {max_plies} moves, this one has {}",
-            moves.len()
-        )));
+        return Err(bad_header(
+            format!(
+                "a record has at most {max_plies} moves, this one has {}",
+                moves.len()
+            ),
+            "too_many_moves",
+            json!({ "max": max_plies, "count": moves.len() }),
+        ));
     }
-    let kind: GameKind = headers
+    let game = headers
         .get("game")
-        .ok_or_else(|| AppError::BadRequest("missing [Game \"…\"]".into()))?
+        .ok_or_else(|| bad_header("missing [Game \"…\"]".into(), "missing_game", json!({})))?;
+    let kind: GameKind = game
         .parse()
-        .map_err(|e| AppError::BadRequest(format!("{e}")))?;
+        .map_err(|e| bad_header(format!("{e}"), "unknown_game", json!({ "game": game })))?;
     let size: Option<u8> = match headers.get("size") {
-        Some(s) => Some(
-            s.parse()
-                .map_err(|_| AppError::BadRequest(format!("size {s:?} is not a number")))?,
-        ),
+        Some(s) => Some(s.parse().map_err(|_| {
+            bad_header(
+                format!("size {s:?} is not a number"),
+                "bad_size",
+                json!({ "size": s }),
+            )
+        })?),
         None => None,
     };
     let start = match (headers.get("start"), kind) {
         (Some(fen), _) => fen.clone(),
         (None, GameKind::Yote) => palabre_rules::yote::Position::START.to_string(),
-        (None, GameKind::Nsolo) => palabre_rules::nsolo::Position::start(size.unwrap_or(8))
-            .map_err(|e| AppError::BadRequest(e.to_string()))?
-            .to_string(),
+        (None, GameKind::Nsolo) => {
+            let size = size.unwrap_or(8);
+            palabre_rules::nsolo::Position::start(size)
+                .map_err(|e| {
+                    bad_header(
+                        e.to_string(),
+                        "bad_size",
+                        json!({ "size": size.to_string() }),
+                    )
+                })?
+                .to_string()
+        }
     };
-    let mut play = Play::start(kind, &start).map_err(AppError::BadRequest)?;
+    let mut play = Play::start(kind, &start)
+        .map_err(|e| bad_header(e, "bad_start", json!({ "start": start })))?;
     let actual = size_of(&play);
-    if size.is_some_and(|s| s != actual) {
-        return Err(AppError::BadRequest(format!(
-            "[Size] says {}, the start position has {actual}",
-            size.unwrap_or_default()
-        )));
+    if let Some(given) = size.filter(|s| *s != actual) {
+        return Err(bad_header(
+            format!("[Size] says {given}, the start position has {actual}"),
+            "size_mismatch",
+            json!({ "size": given.to_string(), "start": actual.to_string() }),
+        ));
     }
-    for (ply, m) in moves.iter().enumerate() {
-        play.play(m).map_err(|e| match e {
-            crate::play::MoveError::Malformed(why) => {
-                AppError::MalformedMove(format!("ply {ply}: {m}: {why}"))
-            }
-            crate::play::MoveError::Illegal(why) => {
-                AppError::IllegalMove(format!("ply {ply}: {m}: {why}"))
-            }
-        })?;
+    match &mut play {
+        Play::Yote(r) => replay_moves(r, &moves)?,
+        Play::Nsolo(r) => replay_moves(r, &moves)?,
     }
     Ok(json!({ "game": kind, "size": actual, "frames": view::frames(&play) }))
 }

@@ -1,6 +1,7 @@
 //! Time controls and the clocks the server keeps. Times are wall-clock
 //! milliseconds since the Unix epoch, so clocks survive a restart: they are
-//! rebuilt from the moves' timestamps.
+//! rebuilt from the moves' timestamps. No clock runs before the first move:
+//! a game nobody has moved in cannot be lost on time.
 
 use std::fmt;
 use std::str::FromStr;
@@ -76,7 +77,7 @@ pub struct Clocks {
     pub control: TimeControl,
     /// Time left when each side's clock last stopped.
     pub left: [i64; 2],
-    /// When the running clock started, if one runs.
+    /// When the running clock started: `None` until the first move.
     pub since: Option<i64>,
 }
 
@@ -108,8 +109,13 @@ impl Clocks {
     }
 
     /// Stops the mover's clock at `now` and starts the other's; returns the
-    /// mover's time left, or `Flagged` if it had run out.
+    /// mover's time left, or `Flagged` if it had run out. The first move
+    /// costs nothing and earns no increment: its clock never ran.
     pub fn on_move(&mut self, mover: usize, now: i64) -> Result<i64, Flagged> {
+        if self.since.is_none() {
+            self.since = Some(now);
+            return Ok(self.left[mover]);
+        }
         let left = self.left_at(mover, Some(mover), now);
         if left <= 0 {
             return Err(Flagged);
@@ -144,6 +150,15 @@ mod tests {
         assert_eq!(c.left_at(1, Some(1), 20_000), 300_000 - 10_000);
         assert_eq!(c.deadline(1), Some(10_000 + 300_000));
         assert_eq!(c.on_move(1, 10_000 + 300_000), Err(Flagged));
+    }
+
+    #[test]
+    fn the_first_move_starts_the_clocks_and_costs_nothing() {
+        let mut c = Clocks::new("5+3".parse().unwrap()).unwrap();
+        assert_eq!(c.deadline(0), None, "nothing runs before the first move");
+        assert_eq!(c.on_move(0, 50_000), Ok(300_000));
+        assert_eq!(c.since, Some(50_000));
+        assert_eq!(c.deadline(1), Some(350_000));
     }
 
     #[test]

@@ -33,6 +33,12 @@ pub enum AppError {
     NoDrawOffer,
     #[error("nothing to take back")]
     NothingToTakeBack,
+    #[error("no take-back offer is pending")]
+    NoTakebackOffer,
+    #[error("the other side's take-back offer waits for an answer")]
+    TakebackPending,
+    #[error("the take-back offer pending is the one made at ply {current}, not {given}")]
+    StaleTakeback { current: usize, given: usize },
     #[error("request too large")]
     TooLarge,
     #[error("the game waits for its players")]
@@ -69,13 +75,29 @@ pub enum AppError {
         message: String,
         retry_after: Option<u64>,
     },
+    /// Another error with an object that says more (which move of an
+    /// imported record, and why), for a page to word in its own language.
+    #[error("{error}")]
+    Detailed {
+        error: Box<AppError>,
+        details: serde_json::Value,
+    },
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
 }
 
 impl AppError {
+    /// This error, with `details` next to its code and message.
+    pub fn with_details(self, details: serde_json::Value) -> AppError {
+        AppError::Detailed {
+            error: Box::new(self),
+            details,
+        }
+    }
+
     pub fn status(&self) -> StatusCode {
         match self {
+            AppError::Detailed { error, .. } => error.status(),
             AppError::BadRequest(_) | AppError::MalformedMove(_) => StatusCode::BAD_REQUEST,
             AppError::MissingSeat => StatusCode::UNAUTHORIZED,
             AppError::WrongSeat | AppError::ForbiddenOrigin | AppError::Forbidden(_) => {
@@ -87,6 +109,9 @@ impl AppError {
             | AppError::GameOver
             | AppError::NoDrawOffer
             | AppError::NothingToTakeBack
+            | AppError::NoTakebackOffer
+            | AppError::TakebackPending
+            | AppError::StaleTakeback { .. }
             | AppError::NotStarted
             | AppError::AlreadyStarted
             | AppError::GameFull
@@ -109,6 +134,7 @@ impl AppError {
 
     pub fn code(&self) -> &str {
         match self {
+            AppError::Detailed { error, .. } => error.code(),
             AppError::BadRequest(_) => "bad_request",
             AppError::MalformedMove(_) => "malformed_move",
             AppError::MissingSeat => "missing_seat",
@@ -121,6 +147,9 @@ impl AppError {
             AppError::GameOver => "game_over",
             AppError::NoDrawOffer => "no_draw_offer",
             AppError::NothingToTakeBack => "nothing_to_take_back",
+            AppError::NoTakebackOffer => "no_takeback_offer",
+            AppError::TakebackPending => "takeback_pending",
+            AppError::StaleTakeback { .. } => "stale_takeback",
             AppError::TooLarge => "too_large",
             AppError::NotStarted => "not_started",
             AppError::AlreadyStarted => "already_started",
@@ -144,6 +173,7 @@ impl AppError {
             AppError::RateLimited(s) | AppError::Busy(s) | AppError::Unavailable(s) => Some(*s),
             AppError::Moved => Some(1),
             AppError::Relayed { retry_after, .. } => *retry_after,
+            AppError::Detailed { error, .. } => error.retry_after(),
             AppError::TooManyConnections => Some(5),
             _ => None,
         }
@@ -156,13 +186,18 @@ impl AppError {
                 tracing::error!("internal error: {e:#}");
                 "internal error".to_owned()
             }
+            AppError::Detailed { error, .. } => error.public_message(),
             other => other.to_string(),
         }
     }
 
-    /// The error as JSON: `{"code", "message"}`.
+    /// The error as JSON: `{"code", "message"}`, and `"details"` if any.
     pub fn body(&self) -> serde_json::Value {
-        json!({ "code": self.code(), "message": self.public_message() })
+        let mut body = json!({ "code": self.code(), "message": self.public_message() });
+        if let AppError::Detailed { details, .. } = self {
+            body["details"] = details.clone();
+        }
+        body
     }
 }
 
@@ -217,8 +252,21 @@ mod tests {
             e.body(),
             json!({"code": "internal", "message": "internal error"})
         );
+        let hidden = AppError::Internal(anyhow::anyhow!("disk")).with_details(json!({}));
+        assert_eq!(hidden.public_message(), "internal error");
         let busy = AppError::Busy(2);
         assert_eq!(busy.retry_after(), Some(2));
         assert_eq!(busy.status(), StatusCode::SERVICE_UNAVAILABLE);
+    }
+
+    #[test]
+    fn details_ride_along_with_the_code() {
+        let e =
+            AppError::IllegalMove("e5 is not next to c5".into()).with_details(json!({"ply": 3}));
+        assert_eq!(e.status(), StatusCode::UNPROCESSABLE_ENTITY);
+        assert_eq!(
+            e.body(),
+            json!({"code": "illegal_move", "message": "e5 is not next to c5", "details": {"ply": 3}})
+        );
     }
 }

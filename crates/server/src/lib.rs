@@ -2,7 +2,8 @@
 //!
 //! - [`app`] builds the router from one [`AppState`]: the API ([`api`]),
 //!   the live socket ([`live`]), the lists ([`lobby`]), records
-//!   ([`archive`]), [`status`] and the pages ([`pages`]).
+//!   ([`archive`]), [`status`] and the pages ([`pages`]), with the
+//!   picture of a game for link previews ([`preview`]).
 //! - [`game`] gives each game one owner, a task that applies every change
 //!   to it in turn; [`store`] keeps games, moves and seats in SQLite.
 //! - [`domain`] names games, sides, opponents, statuses and ends as types;
@@ -29,6 +30,7 @@ pub mod names;
 pub mod net;
 pub mod pages;
 pub mod play;
+pub mod preview;
 pub mod seats;
 pub mod state;
 pub mod status;

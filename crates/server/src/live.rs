@@ -83,7 +83,12 @@ enum Incoming {
     Resign,
     Abort,
     Start,
-    Takeback,
+    /// Without an action, against the machine or on one screen; with one,
+    /// online.
+    Takeback {
+        action: Option<DrawAction>,
+        ply: Option<usize>,
+    },
     Rematch,
     Ping,
 }
@@ -264,7 +269,11 @@ async fn handle(app: &AppState, id: &str, seat: &Option<String>, text: &str) -> 
         Incoming::Resign => Action::Resign { side: None },
         Incoming::Abort => Action::Abort,
         Incoming::Start => Action::Start,
-        Incoming::Takeback => Action::TakeBack,
+        Incoming::Takeback { action: None, .. } => Action::TakeBack,
+        Incoming::Takeback {
+            action: Some(action),
+            ply,
+        } => Action::TakeBackOffer { action, ply },
     };
     let ply = match &action {
         Action::Move { ply, .. } => Some(*ply),

@@ -518,3 +518,135 @@ async fn unknown_pages_and_games_get_the_not_found_page() {
     assert_eq!(status, StatusCode::OK);
     assert!(!body.contains("Page introuvable"));
 }
+
+#[tokio::test]
+async fn the_state_says_why_a_place_starts_no_move() {
+    let app = app(state_with(None).await);
+    let (id, seat, created) = create(&app, json!({"game": "yote", "opponent": "local"})).await;
+    assert_eq!(
+        created["state"]["refusals"],
+        json!({}),
+        "every hole takes a ball"
+    );
+    let moves = format!("/api/games/{id}/moves");
+    for (ply, m) in ["c3", "d4"].iter().enumerate() {
+        let (status, v) = call(
+            &app,
+            "POST",
+            &moves,
+            Some(&seat),
+            Some(json!({"move": m, "ply": ply})),
+        )
+        .await;
+        assert_eq!(status, StatusCode::CREATED, "{v}");
+    }
+    let (_, v) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(
+        v["refusals"],
+        json!({"c3": "reserve_first"}),
+        "red's ball cannot capture, and red still has balls to place"
+    );
+    let (_, v) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/resign"),
+        Some(&seat),
+        Some(json!({"side": "red"})),
+    )
+    .await;
+    assert_eq!(
+        v["refusals"],
+        json!({}),
+        "nothing is refused once the game is over"
+    );
+
+    let (_, _, created) = create(&app, json!({"game": "nsolo", "opponent": "local"})).await;
+    assert_eq!(created["state"]["refusals"], json!({"B8": "empty"}));
+}
+
+async fn import(app: &Router, text: &str) -> (StatusCode, Value) {
+    let req = Request::builder()
+        .method("POST")
+        .uri("/api/import")
+        .header(header::CONTENT_TYPE, "text/plain; charset=utf-8")
+        .body(Body::from(text.to_owned()))
+        .unwrap();
+    let res = app.clone().oneshot(req).await.unwrap();
+    let status = res.status();
+    let bytes = res.into_body().collect().await.unwrap().to_bytes();
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
+}
+
+#[tokio::test]
+async fn an_import_names_the_move_it_refuses_and_why() {
+    let app = app(state_with(None).await);
+    let start = "[Game \"yote\"]\n[Start \"5/5/5/5/2r2 0 12 r 0\"]\n\n";
+    let (status, v) = import(
+        &app,
+        &format!("{start}1. c1-c2 a1\n2. c2-c3 b1\n3. c3-e3\n"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    assert_eq!(code(&v), "illegal_move");
+    assert_eq!(v["error"]["message"], "ply 4: c3-e3: e3 is not next to c3");
+    assert_eq!(
+        v["error"]["details"],
+        json!({"ply": 4, "turn": 3, "side": "red", "move": "c3-e3", "kind": "not_adjacent",
+               "args": {"from": "c3", "to": "e3"}})
+    );
+    let (status, v) = import(&app, &format!("{start}1. c1-c2 zz\n")).await;
+    assert_eq!(
+        (status, code(&v)),
+        (StatusCode::BAD_REQUEST, "malformed_move")
+    );
+    assert_eq!(
+        v["error"]["details"],
+        json!({"ply": 1, "turn": 1, "side": "black", "move": "zz", "kind": "malformed", "args": {}})
+    );
+    let (_, v) = import(&app, "[Game \"yote\"]\n\n1. c3 c3\n").await;
+    assert_eq!(
+        (
+            &v["error"]["details"]["kind"],
+            &v["error"]["details"]["args"]
+        ),
+        (&json!("occupied"), &json!({"hole": "c3"}))
+    );
+    for (record, kind, args) in [
+        (
+            "[Game \"chess\"]\n",
+            "unknown_game",
+            json!({"game": "chess"}),
+        ),
+        (
+            "[Game \"yote\"]\n[Size \"8\"]\n",
+            "size_mismatch",
+            json!({"size": "8", "start": "5"}),
+        ),
+        (
+            "[Game \"nsolo\"]\n[Size \"40\"]\n",
+            "bad_size",
+            json!({"size": "40"}),
+        ),
+        (
+            "[Game \"yote\"]\n[Start \"6/5 12 12 r 0\"]\n",
+            "bad_start",
+            json!({"start": "6/5 12 12 r 0"}),
+        ),
+        ("1. c3\n", "missing_game", json!({})),
+    ] {
+        let (status, v) = import(&app, record).await;
+        assert_eq!(
+            (status, code(&v)),
+            (StatusCode::BAD_REQUEST, "bad_request"),
+            "{v}"
+        );
+        assert_eq!(
+            v["error"]["details"],
+            json!({"kind": kind, "args": args}),
+            "{record}"
+        );
+    }
+}

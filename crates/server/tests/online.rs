@@ -377,8 +377,196 @@ async fn teams_of_three_and_two_take_turns_in_joining_order() {
     }
 }
 
+/// Sends `v` and waits for its direct answer (`ok`, `ack` or `error`),
+/// passing over the states published meanwhile.
+async fn say(ws: &mut Socket, v: Value) -> Value {
+    send(ws, v).await;
+    until(ws, |m| {
+        ["ok", "ack", "error"].contains(&m["type"].as_str().unwrap_or(""))
+    })
+    .await
+}
+
+fn takeback(action: &str) -> Value {
+    json!({"type": "takeback", "action": action})
+}
+
+async fn state_of(addr: &str, id: &str) -> Value {
+    reqwest::get(format!("http://{addr}/api/games/{id}"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+}
+
 #[tokio::test]
-async fn clocks_run_with_increments() {
+async fn a_takeback_offer_is_accepted_or_declined() {
+    let addr = server().await;
+    let (id, red, black) = two_player_game(&addr).await;
+    let (mut a, first) = connect(&addr, &id, Some(&red), 0).await;
+    assert_eq!(
+        (
+            &first["state"]["takeback_offer"],
+            &first["state"]["takeback_declined"]
+        ),
+        (&Value::Null, &json!(false))
+    );
+    let (mut b, _) = connect(&addr, &id, Some(&black), 0).await;
+    assert_eq!(
+        say(&mut b, takeback("offer")).await["code"],
+        "nothing_to_take_back"
+    );
+    let m = say(&mut a, json!({"type": "move", "move": "c3", "ply": 0})).await;
+    assert_eq!(m["type"], "ack");
+    assert_eq!(
+        say(&mut b, takeback("offer")).await["code"],
+        "nothing_to_take_back",
+        "black has not moved yet"
+    );
+    assert_eq!(say(&mut a, takeback("offer")).await["type"], "ok");
+    let offered = until(&mut b, |m| {
+        m["type"] == "state" && !m["state"]["takeback_offer"].is_null()
+    })
+    .await;
+    assert_eq!(
+        offered["state"]["takeback_offer"],
+        json!({"by": "red", "ply": 1})
+    );
+    assert_eq!(
+        say(&mut a, takeback("accept")).await["code"],
+        "no_takeback_offer",
+        "the asker cannot answer its own offer"
+    );
+    assert_eq!(
+        say(&mut b, takeback("offer")).await["code"],
+        "takeback_pending"
+    );
+    let m = say(
+        &mut b,
+        json!({"type": "takeback", "action": "decline", "ply": 1}),
+    )
+    .await;
+    assert_eq!(m["type"], "ok");
+    let s = state_of(&addr, &id).await;
+    assert_eq!(
+        (&s["takeback_offer"], &s["takeback_declined"], &s["ply"]),
+        (&Value::Null, &json!(true), &json!(1))
+    );
+    // Accepted: red's one move goes, and it is red's turn again.
+    assert_eq!(say(&mut a, takeback("offer")).await["type"], "ok");
+    let m = say(
+        &mut b,
+        json!({"type": "takeback", "action": "accept", "ply": 1}),
+    )
+    .await;
+    assert_eq!(m["type"], "ok");
+    let back = until(&mut a, at_ply(0)).await;
+    assert_eq!(
+        (
+            &back["state"]["moves"],
+            &back["state"]["turn"],
+            &back["state"]["takeback_offer"]
+        ),
+        (&json!([]), &json!("red"), &Value::Null)
+    );
+    // Asked after the opponent's reply: both moves go.
+    say(&mut a, json!({"type": "move", "move": "c3", "ply": 0})).await;
+    say(&mut b, json!({"type": "move", "move": "d4", "ply": 1})).await;
+    assert_eq!(say(&mut a, takeback("offer")).await["type"], "ok");
+    assert_eq!(say(&mut b, takeback("accept")).await["type"], "ok");
+    let s = state_of(&addr, &id).await;
+    assert_eq!(
+        (&s["ply"], &s["turn"], &s["moves"]),
+        (&json!(0), &json!("red"), &json!([]))
+    );
+    // The moves left the store too.
+    let (status, next) = post(
+        &addr,
+        &format!("/api/games/{id}/moves"),
+        json!({"move": "e5", "ply": 0}),
+        Some(&red),
+    )
+    .await;
+    assert_eq!((status, &next["moves"]), (201, &json!(["e5"])));
+    // On one screen and against the machine a take-back is not offered.
+    let (_, local) = post(
+        &addr,
+        "/api/games",
+        json!({"game": "yote", "opponent": "local"}),
+        None,
+    )
+    .await;
+    let (mut l, _) = connect(
+        &addr,
+        local["id"].as_str().unwrap(),
+        local["seat"].as_str(),
+        0,
+    )
+    .await;
+    assert_eq!(say(&mut l, takeback("offer")).await["code"], "forbidden");
+    assert_eq!(
+        say(&mut a, json!({"type": "takeback"})).await["code"],
+        "forbidden",
+        "online, a take-back is asked for"
+    );
+}
+
+#[tokio::test]
+async fn a_move_or_a_new_offer_makes_a_takeback_answer_stale() {
+    let addr = server().await;
+    let (id, red, black) = two_player_game(&addr).await;
+    let (mut a, _) = connect(&addr, &id, Some(&red), 0).await;
+    let (mut b, _) = connect(&addr, &id, Some(&black), 0).await;
+    say(&mut a, json!({"type": "move", "move": "c3", "ply": 0})).await;
+    assert_eq!(say(&mut a, takeback("offer")).await["type"], "ok");
+    // Black plays instead of answering: the offer is gone.
+    say(&mut b, json!({"type": "move", "move": "d4", "ply": 1})).await;
+    let s = state_of(&addr, &id).await;
+    assert_eq!((&s["ply"], &s["takeback_offer"]), (&json!(2), &Value::Null));
+    assert_eq!(
+        say(&mut b, takeback("accept")).await["code"],
+        "no_takeback_offer"
+    );
+    // Red offers at ply 2, thinks better of it and plays, then offers again
+    // at ply 3: an answer meant for the first offer is refused.
+    assert_eq!(say(&mut a, takeback("offer")).await["type"], "ok");
+    say(&mut a, json!({"type": "move", "move": "e5", "ply": 2})).await;
+    assert_eq!(say(&mut a, takeback("offer")).await["type"], "ok");
+    let m = say(
+        &mut b,
+        json!({"type": "takeback", "action": "accept", "ply": 2}),
+    )
+    .await;
+    assert_eq!(m["code"], "stale_takeback", "{m}");
+    let s = state_of(&addr, &id).await;
+    assert_eq!(
+        (&s["ply"], &s["takeback_offer"]),
+        (&json!(3), &json!({"by": "red", "ply": 3})),
+        "a stale answer changes nothing"
+    );
+    let m = say(
+        &mut b,
+        json!({"type": "takeback", "action": "accept", "ply": 3}),
+    )
+    .await;
+    assert_eq!(m["type"], "ok");
+    let s = state_of(&addr, &id).await;
+    assert_eq!((&s["ply"], &s["moves"]), (&json!(2), &json!(["c3", "d4"])));
+    // An end clears the offer, and nothing is taken back after it.
+    assert_eq!(say(&mut a, takeback("offer")).await["type"], "ok");
+    say(&mut b, json!({"type": "resign"})).await;
+    let s = state_of(&addr, &id).await;
+    assert_eq!(
+        (&s["status"], &s["takeback_offer"]),
+        (&json!("finished"), &Value::Null)
+    );
+    assert_eq!(say(&mut b, takeback("accept")).await["code"], "game_over");
+    assert_eq!(say(&mut a, takeback("offer")).await["code"], "game_over");
+}
+
+#[tokio::test]
+async fn clocks_wait_for_the_first_move() {
     let addr = server().await;
     let body = json!({"game": "yote", "opponent": "online", "side": "red", "name": "Awa", "time_control": "5+3"});
     let (_, a) = post(&addr, "/api/games", body, None).await;
@@ -390,11 +578,21 @@ async fn clocks_run_with_increments() {
         None,
     )
     .await;
-    let clocks = &b["state"]["clocks"];
-    assert_eq!(b["state"]["running"], "red");
-    assert!(
-        clocks["red"].as_i64().unwrap() <= 300_000 && clocks["black"] == 300_000,
-        "{clocks}"
+    let full = json!({"red": 300_000, "black": 300_000});
+    assert_eq!(
+        (
+            &b["state"]["status"],
+            &b["state"]["running"],
+            &b["state"]["clocks"]
+        ),
+        (&json!("playing"), &Value::Null, &full)
+    );
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let s = state_of(&addr, &id).await;
+    assert_eq!(
+        (&s["running"], &s["clocks"]),
+        (&Value::Null, &full),
+        "nobody's clock runs before the first move"
     );
     let (_, s) = post(
         &addr,
@@ -403,11 +601,37 @@ async fn clocks_run_with_increments() {
         a["seat"].as_str(),
     )
     .await;
-    assert_eq!(s["running"], "black");
+    assert_eq!(
+        (&s["running"], &s["clocks"]["red"]),
+        (&json!("black"), &json!(300_000)),
+        "the first move costs nothing and earns no increment"
+    );
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let s = state_of(&addr, &id).await;
+    let black = s["clocks"]["black"].as_i64().unwrap();
+    assert!(black <= 300_000 - 200, "black's clock runs: {black}");
+    let (_, s) = post(
+        &addr,
+        &format!("/api/games/{id}/moves"),
+        json!({"move": "d4", "ply": 1}),
+        b["seat"].as_str(),
+    )
+    .await;
+    assert_eq!(s["running"], "red");
     assert!(
-        s["clocks"]["red"].as_i64().unwrap() > 300_000,
+        s["clocks"]["black"].as_i64().unwrap() > 300_000,
         "the increment was added: {}",
         s["clocks"]
+    );
+    // Taking both moves back returns to a game whose clocks wait again.
+    let (mut ws, _) = connect(&addr, &id, a["seat"].as_str(), 2).await;
+    let (mut other, _) = connect(&addr, &id, b["seat"].as_str(), 2).await;
+    assert_eq!(say(&mut ws, takeback("offer")).await["type"], "ok");
+    assert_eq!(say(&mut other, takeback("accept")).await["type"], "ok");
+    let s = state_of(&addr, &id).await;
+    assert_eq!(
+        (&s["ply"], &s["running"], &s["clocks"]),
+        (&json!(0), &Value::Null, &full)
     );
     let (status, bad) = post(
         &addr,
@@ -423,15 +647,12 @@ async fn clocks_run_with_increments() {
 }
 
 #[tokio::test]
-async fn a_flag_falls_when_the_running_clock_reaches_zero() {
+async fn a_flag_falls_only_once_a_move_started_the_clocks() {
     let (addr, state) = serve_state().await;
-    // A game whose red clock started five minutes and a moment ago, stored
-    // before any owner loaded it: loading it ends it on time.
-    let id = "00000000f1a9".to_owned();
     let seat = "red-seat";
-    let started = palabre_server::clock::now_ms() - 300_050;
-    let row = GameRow {
-        id: id.clone(),
+    let long_ago = palabre_server::clock::now_ms() - 600_000;
+    let row = |id: &str| GameRow {
+        id: id.to_owned(),
         kind: GameKind::Yote,
         size: 5,
         start_fen: palabre_rules::yote::Position::START.to_string(),
@@ -442,16 +663,16 @@ async fn a_flag_falls_when_the_running_clock_reaches_zero() {
         ended: None,
         team_size: 1,
         time_control: "5+3".parse().unwrap(),
-        started_at_ms: Some(started),
+        started_at_ms: Some(long_ago),
         rematch_id: None,
         damaged: None,
     };
-    let summary = Summary {
+    let summary = |ply, deadline_ms| Summary {
         status: Status::Playing,
-        ply: 0,
+        ply,
         result: None,
         machine_due: false,
-        deadline_ms: Some(started + 300_000),
+        deadline_ms,
     };
     let member = |side, name: &str, seat: &str| Member {
         side,
@@ -460,26 +681,49 @@ async fn a_flag_falls_when_the_running_clock_reaches_zero() {
         seat_hash: seat_hash(seat),
     };
     let store = state.store();
-    store
-        .create(&row, Some(&member(Side::Red, "Awa", seat)), &summary)
-        .await
-        .unwrap();
-    store
-        .join(
-            &id,
-            None,
-            &member(Side::Black, "Kofi", "black-seat"),
-            None,
-            &summary,
-        )
-        .await
-        .unwrap();
+    // Two games that began ten minutes ago: nobody has moved in `idle`;
+    // in `moved`, red moved five minutes and a moment ago and black's
+    // clock has run out since.
+    let (idle, moved) = ("00000000f1a9".to_owned(), "00000000f1aa".to_owned());
+    let first = palabre_server::clock::now_ms() - 300_050;
+    for (id, ply, deadline) in [(&idle, 0, None), (&moved, 1, Some(first + 300_000))] {
+        store
+            .create(
+                &row(id),
+                Some(&member(Side::Red, "Awa", seat)),
+                &summary(0, None),
+            )
+            .await
+            .unwrap();
+        store
+            .join(
+                id,
+                None,
+                &member(Side::Black, "Kofi", "black-seat"),
+                None,
+                &summary(0, None),
+            )
+            .await
+            .unwrap();
+        if ply == 1 {
+            store
+                .append_move(id, None, 0, "c3", Some(300_000), &summary(1, deadline))
+                .await
+                .unwrap();
+            sqlx::query("UPDATE moves SET played_at_ms = ? WHERE game_id = ?")
+                .bind(first)
+                .bind(id)
+                .execute(store.pool())
+                .await
+                .unwrap();
+        }
+    }
     // Nobody asks: the sweeper finds the fallen clock in the store.
     let mut ended = false;
     for _ in 0..100 {
         tokio::time::sleep(Duration::from_millis(50)).await;
         let status: String = sqlx::query_scalar("SELECT status FROM games WHERE id = ?")
-            .bind(&id)
+            .bind(&moved)
             .fetch_one(store.pool())
             .await
             .unwrap();
@@ -491,20 +735,29 @@ async fn a_flag_falls_when_the_running_clock_reaches_zero() {
     assert!(ended, "the sweeper ended the game on time");
     let (_, s) = post(
         &addr,
-        &format!("/api/games/{id}/moves"),
-        json!({"move": "c3", "ply": 0}),
-        Some(seat),
+        &format!("/api/games/{moved}/moves"),
+        json!({"move": "d4", "ply": 1}),
+        Some("black-seat"),
     )
     .await;
     assert_eq!(s["error"]["code"], "game_over");
-    let v: Value = reqwest::get(format!("http://{addr}/api/games/{id}"))
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    assert_eq!(v["result"], json!({"winner": "black", "reason": "timeout"}));
-    assert_eq!(v["clocks"]["red"], 0, "a fallen clock shows zero");
+    let v = state_of(&addr, &moved).await;
+    assert_eq!(v["result"], json!({"winner": "red", "reason": "timeout"}));
+    assert_eq!(v["clocks"]["black"], 0, "a fallen clock shows zero");
+    // Loading the idle game does not end it: it can still be aborted.
+    let v = state_of(&addr, &idle).await;
+    assert_eq!(
+        (&v["status"], &v["running"], &v["clocks"]["red"]),
+        (&json!("playing"), &Value::Null, &json!(300_000))
+    );
+    let (status, v) = post(
+        &addr,
+        &format!("/api/games/{idle}/abort"),
+        json!({}),
+        Some(seat),
+    )
+    .await;
+    assert_eq!((status, &v["result"]["reason"]), (200, &json!("aborted")));
 }
 
 #[tokio::test]

@@ -2,12 +2,14 @@
 // socket (live.js) and the seats kept in this browser.
 
 export class ApiError extends Error {
-  // retryAfter: the seconds the server asked to wait (busy, rate limited), or 0.
-  constructor(code, message, status, retryAfter = 0) {
+  // retryAfter: the seconds the server asked to wait (busy, rate limited), or 0;
+  // details: what the server adds to some refusals (an import's bad move).
+  constructor(code, message, status, retryAfter = 0, details = undefined) {
     super(message || code);
     this.code = code;
     this.status = status;
     this.retryAfter = retryAfter;
+    this.details = details;
   }
 }
 
@@ -31,7 +33,7 @@ async function call(method, path, { body, seat, text } = {}) {
   if (!r.ok) {
     const e = (data && data.error) || {};
     const wait = Number(r.headers.get('Retry-After')) || 0;
-    throw new ApiError(e.code || 'internal', e.message || r.statusText, r.status, wait);
+    throw new ApiError(e.code || 'internal', e.message || r.statusText, r.status, wait, e.details);
   }
   return data;
 }
@@ -61,7 +63,8 @@ const SEAT = 'palabre.seat.';
 // {name, index} (the member's place in the side's team).
 export function saveSeat(id, seat, side, more = {}) {
   try {
-    localStorage.setItem(SEAT + id, JSON.stringify({ seat, side, ...more }));
+    // `at`: when this browser took the seat, for « Mes parties ».
+    localStorage.setItem(SEAT + id, JSON.stringify({ seat, side, at: Date.now(), ...more }));
   } catch {
     /* no storage: the game can still be watched */
   }
@@ -73,6 +76,30 @@ export function loadSeat(id) {
     return s && s.seat ? s : null;
   } catch {
     return null;
+  }
+}
+
+// Every game this browser holds a seat in, the newest first: {id, seat, side, at, …}.
+export function mySeats() {
+  const out = [];
+  try {
+    for (let i = 0; i < localStorage.length; i++) {
+      const k = localStorage.key(i);
+      if (!k.startsWith(SEAT)) continue;
+      const s = loadSeat(k.slice(SEAT.length));
+      if (s) out.push({ ...s, id: k.slice(SEAT.length), at: s.at || 0 });
+    }
+  } catch {
+    /* no storage: no games */
+  }
+  return out.sort((a, b) => b.at - a.at);
+}
+
+export function forgetSeat(id) {
+  try {
+    localStorage.removeItem(SEAT + id);
+  } catch {
+    /* no storage */
   }
 }
 

@@ -1,7 +1,9 @@
 // The Nsolo board: four rows of N pits, pebbles drawn and counted. It renders
 // {rows, legal origins, orientation, last move} and reports the move the user
 // built: an origin, then, when the server says the origin earns a bonus, the
-// stones the user picks from the opponent's pits. No rules.
+// stones the user picks from the opponent's pits. No rules: a tap that starts
+// nothing is handed to onRefuse(pit, stage), whose caller knows why (the
+// server's refusals), and the pit shakes.
 
 import { svgEl, ensureDefs, PEBBLES } from './svg.js';
 import { t } from './i18n.js';
@@ -18,11 +20,22 @@ const SPOTS = [[-11, -7], [11, -7], [0, 11], [-24, 8], [24, 8], [0, -27],
 
 export const ownRows = (side) => (side === 'south' ? ['A', 'B'] : ['C', 'D']);
 
+// A short shake of a hole or a pit that cannot be played (board.css: .refused);
+// render() keeps the class until the timer takes it off.
+export function shake(g) {
+  g.classList.remove('refused');
+  void g.getBoundingClientRect();
+  g.classList.add('refused');
+  clearTimeout(g.refusedTimer);
+  g.refusedTimer = setTimeout(() => g.classList.remove('refused'), 450);
+}
+
 export class NsoloBoard {
-  constructor(host, { onMove = () => {}, bar = true } = {}) {
+  constructor(host, { onMove = () => {}, onRefuse = () => {}, bar = true } = {}) {
     ensureDefs();
     this.host = host;
     this.onMove = onMove;
+    this.onRefuse = onRefuse;
     this.view = { rows: null, legal: [], flipped: false, last: null, interactive: false, turn: 'south', hint: [], marks: [] };
     this.n = 0;
     this.bonus = null;
@@ -143,21 +156,28 @@ export class NsoloBoard {
 
   click(name) {
     const v = this.view;
-    if (!v.interactive) return;
+    if (!v.interactive) return this.refuse(name, 'wait');
     const b = this.bonus;
     if (b) {
       if (b.stack.length < b.total && this.available(name) > 0) {
         b.stack.push(name);
         this.render();
-        if (b.stack.length === b.total) this.bar.querySelector('.confirm')?.focus();
-      }
+        if (b.stack.length === b.total) this.bar?.querySelector('.confirm')?.focus();
+      } else if (name !== b.origin) this.refuse(name, 'bonus');
       return;
     }
     const e = v.legal.find((x) => x.pit === name);
-    if (!e) return;
+    if (!e) return this.refuse(name, 'origin');
     if (!e.bonus) return this.emit(e.pit);
     this.bonus = { origin: e.pit, capture: e.capture, total: e.bonus, stack: [] };
     this.render();
+  }
+
+  // stage: 'wait' (not this page's turn), 'origin' or 'bonus'.
+  refuse(name, stage) {
+    const g = this.pits[name]?.g;
+    if (g) shake(g);
+    this.onRefuse(name, stage);
   }
 
   undo() {
@@ -262,7 +282,7 @@ export class NsoloBoard {
       const k = this.count(name) - this.picked(name);
       this.showPit(name, k);
       const cls = m[name] || '';
-      p.g.setAttribute('class', `pit${cls}`);
+      p.g.setAttribute('class', `pit${cls}${p.g.classList.contains('refused') ? ' refused' : ''}`);
       const took = this.picked(name);
       p.took.textContent = took ? `−${took}` : '';
       let label = this.label(name, k);

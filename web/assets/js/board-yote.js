@@ -1,18 +1,22 @@
 // The Yoté board: a plank with 25 hollows, each side's reserve and capture
 // zone. It renders what it is given (position, legal moves, orientation, last
-// move) and reports the move the user built from the legal list. No rules.
+// move) and reports the move the user built from the legal list. No rules:
+// a tap that starts nothing is handed to onRefuse(hole, stage), whose caller
+// knows why (the server's refusals), and the hole shakes.
 
 import { svgEl, ensureDefs, ball } from './svg.js';
 import { t } from './i18n.js';
+import { shake } from './board-nsolo.js';
 
 const FILES = 'abcde';
 const W = 560;
 const TRAY = 118;
 
 export class YoteBoard {
-  constructor(host, { onMove = () => {}, trays = true } = {}) {
+  constructor(host, { onMove = () => {}, onRefuse = () => {}, trays = true } = {}) {
     ensureDefs();
     this.onMove = onMove;
+    this.onRefuse = onRefuse;
     this.trays = trays;
     this.oy = trays ? TRAY : 0;
     this.view = {
@@ -20,7 +24,8 @@ export class YoteBoard {
       legal: [], flipped: false, last: null, interactive: false, hint: [], marks: [],
     };
     this.sel = null;
-    this.pending = null;
+    this.pending = null; // the captures from sel to the chosen hole, waiting for their second ball
+    this.choice = null; // the second ball ready to be confirmed: a hole or 'reserve'
 
     const h = W + 2 * this.oy;
     this.svg = svgEl('svg', { viewBox: `0 0 ${W} ${h}`, class: 'board yote', role: 'group' });
@@ -47,6 +52,8 @@ export class YoteBoard {
         svgEl('circle', { r: 40, class: 'hollow', fill: 'url(#hollow)', filter: 'url(#inset)' }, g);
         const b = ball(g, 'none', 33);
         svgEl('circle', { r: 10, class: 'dot' }, g);
+        svgEl('path', { d: 'M-19 -19L19 19M19 -19L-19 19', class: 'x halo' }, g);
+        svgEl('path', { d: 'M-19 -19L19 19M19 -19L-19 19', class: 'x' }, g);
         this.holes[name] = { g, b };
       }
     }
@@ -80,6 +87,7 @@ export class YoteBoard {
     if (view.legal !== undefined && view.legal !== prevLegal) {
       this.sel = null;
       this.pending = null;
+      this.choice = null;
     }
     this.render();
   }
@@ -141,18 +149,34 @@ export class YoteBoard {
     const back = this.sel;
     this.sel = null;
     this.pending = null;
+    this.choice = null;
     this.render();
     if (back) this.holes[back].g.focus();
   }
 
+  // stage: 'wait' (not this page's turn), 'origin', 'target' or 'second'.
+  refuse(name, stage) {
+    shake(this.holes[name].g);
+    this.onRefuse(name, stage);
+  }
+
   clickCell(name) {
     const v = this.view;
-    if (!v.interactive) return;
+    if (!v.interactive) return this.refuse(name, 'wait');
     const legal = v.legal;
     if (this.pending) {
       const e = this.pending.find((x) => x.second === name);
-      if (e) this.emit(e.move);
-      return;
+      if (e) return this.emit(e.move);
+      if (name === this.pending[0].to) return;
+      if (name === this.sel) return this.cancel();
+      // Another ball of the mover: the capture is dropped for that ball.
+      if (legal.some((x) => x.from === name)) {
+        this.pending = null;
+        this.choice = null;
+        this.sel = name;
+        return this.render();
+      }
+      return this.refuse(name, 'second');
     }
     if (this.sel) {
       if (name === this.sel) return this.cancel();
@@ -160,10 +184,13 @@ export class YoteBoard {
       if (es.length) {
         if (es.length === 1 && !es[0].second) return this.emit(es[0].move);
         this.pending = es;
+        // A single possible second ball is chosen for the player, who confirms it.
+        this.choice = es.length === 1 ? es[0].second : null;
         this.render();
-        const first = es.find((x) => x.second && x.second !== 'reserve');
-        if (first) this.holes[first.second].g.focus();
+        const first = es.find((x) => x.second === this.choice) || es.find((x) => x.second && x.second !== 'reserve');
+        if (first && first.second !== 'reserve') this.holes[first.second].g.focus();
         else this.tray[this.opp()]?.res.focus();
+        this.prompt?.scrollIntoView?.({ block: 'nearest' });
         return;
       }
     }
@@ -173,12 +200,19 @@ export class YoteBoard {
     }
     const p = legal.find((x) => x.kind === 'place' && x.to === name);
     if (p) return this.emit(p.move);
+    const stage = this.sel ? 'target' : 'origin';
     if (this.sel) this.cancel();
+    this.refuse(name, stage);
   }
 
   clickReserve(side) {
     if (!this.pending || side !== this.opp()) return;
     const e = this.pending.find((x) => x.second === 'reserve');
+    if (e) this.emit(e.move);
+  }
+
+  confirm() {
+    const e = this.pending && this.pending.find((x) => x.second === this.choice);
     if (e) this.emit(e.move);
   }
 
@@ -190,6 +224,7 @@ export class YoteBoard {
   emit(move) {
     this.sel = null;
     this.pending = null;
+    this.choice = null;
     this.render();
     this.onMove(move);
   }
@@ -201,8 +236,11 @@ export class YoteBoard {
     const add = (n, c) => (m[n] = (m[n] || '') + ' ' + c);
     if (v.interactive) {
       if (this.pending) {
-        for (const e of this.pending) if (e.second && e.second !== 'reserve') add(e.second, 'cand');
+        for (const e of this.pending) {
+          if (e.second && e.second !== 'reserve') add(e.second, e.second === this.choice ? 'cand chosen' : 'cand');
+        }
         add(this.pending[0].to, 'dest');
+        if (this.pending[0].jumped) add(this.pending[0].jumped, 'jumped-mark');
       } else if (this.sel) {
         for (const e of v.legal) if (e.from === this.sel) add(e.to, 'target');
         for (const e of v.legal) if (e.kind === 'place') add(e.to, 'open');
@@ -234,10 +272,11 @@ export class YoteBoard {
       const owner = v.board[name];
       h.b.setAttribute('class', `ball ${owner || 'none'}`);
       const cls = m[name] || '';
-      h.g.setAttribute('class', `hole${cls}`);
+      h.g.setAttribute('class', `hole${cls}${h.g.classList.contains('refused') ? ' refused' : ''}`);
       let label = t(owner ? `yote.hole.${owner}` : 'yote.hole.empty', { cell: name });
       if (/ (can|open|target|cand)/.test(cls)) label += t('board.playable');
-      if (/ sel/.test(cls)) label += t('board.selected');
+      if (/ (sel|chosen)/.test(cls)) label += t('board.selected');
+      if (/ jumped-mark/.test(cls)) label += t('yote.jumpedLabel');
       h.g.setAttribute('aria-label', label);
     }
     this.renderCoords();
@@ -276,6 +315,7 @@ export class YoteBoard {
       }
       const cand = this.pending && side === opp && this.pending.some((e) => e.second === 'reserve');
       tr.res.classList.toggle('cand', !!cand);
+      tr.res.classList.toggle('chosen', !!cand && this.choice === 'reserve');
       if (cand) tr.res.setAttribute('tabindex', '0');
       else tr.res.removeAttribute('tabindex');
       tr.res.setAttribute('aria-label', t(`yote.reserveLabel.${side}`, { n }));
@@ -283,20 +323,46 @@ export class YoteBoard {
     }
   }
 
+  // The instruction lies over the mover's own tray, against the holes, where
+  // the eye already is; it never hides a hole nor the opponent's reserve.
   renderPrompt() {
     const p = this.prompt;
     p.textContent = '';
-    const key = this.pending ? 'yote.prompt.second' : this.sel ? 'yote.prompt.target' : null;
-    p.hidden = !key;
-    p.classList.toggle('strong', !!this.pending);
-    if (!key) return;
+    const pend = this.pending;
+    p.hidden = !pend && !this.sel;
+    p.classList.toggle('strong', !!pend);
+    if (p.hidden) return;
+    const bottom = this.trayY(this.view.board[this.sel] || 'red') > 0;
+    p.classList.toggle('at-bottom', bottom);
+    p.classList.toggle('at-top', !bottom);
+    p.style.setProperty('--tray', `${(100 * this.oy) / (W + 2 * this.oy)}%`);
+    let text = t('yote.prompt.target');
+    if (pend) {
+      const reserve = pend.some((e) => e.second === 'reserve');
+      let key = reserve ? 'yote.prompt.second' : 'yote.prompt.secondBoard';
+      if (this.choice === 'reserve') key = 'yote.prompt.secondReserve';
+      else if (this.choice) key = 'yote.prompt.secondOne';
+      const jumped = pend[0].jumped ? `${t('yote.prompt.jump', { cell: pend[0].jumped })} ` : '';
+      text = jumped + t(key, { cell: this.choice });
+    }
     const s = document.createElement('span');
-    s.textContent = t(key);
+    s.textContent = text;
     const b = document.createElement('button');
     b.type = 'button';
     b.className = 'btn small';
     b.textContent = t('action.cancel');
     b.addEventListener('click', () => this.cancel());
-    p.append(s, b);
+    const acts = document.createElement('div');
+    acts.className = 'prompt-actions';
+    acts.append(b);
+    if (pend && this.choice) {
+      const ok = document.createElement('button');
+      ok.type = 'button';
+      ok.className = 'btn small primary confirm';
+      ok.textContent = t('action.confirm');
+      ok.addEventListener('click', () => this.confirm());
+      acts.append(ok);
+    }
+    p.append(s, acts);
   }
 }

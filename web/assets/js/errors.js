@@ -16,3 +16,21 @@ export function errorText(e, context) {
   }
   return (e && e.message) || t('error.internal');
 }
+
+// An imported record's refusal, worded from its `details` (docs/online.md):
+// « Coup 3 (c3-e3) : e3 n’est pas voisine de c3 » for a move, a sentence of
+// its own for a header; the plain error words when the details are missing
+// or unknown to the dictionary.
+export function importErrorText(e) {
+  const d = e && e.details;
+  if (d && d.kind && d.move !== undefined) {
+    const key = `import.kind.${d.kind}`;
+    if (has(key)) {
+      const reason = t(key, d.args || {});
+      return t('import.move', { turn: d.turn, move: d.move, reason });
+    }
+  } else if (d && d.kind && has(`import.header.${d.kind}`)) {
+    return t(`import.header.${d.kind}`, d.args || {});
+  }
+  return errorText(e);
+}

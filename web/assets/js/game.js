@@ -12,6 +12,9 @@ import { NsoloBoard } from './board-nsolo.js';
 import { Animator } from './animate.js';
 import { Live } from './live.js';
 import { clockText, gameLabel, tcLabel } from './online.js';
+import * as settings from './settings.js';
+import { mountSettings, showFaceToFace } from './settings-panel.js';
+import { MoveList } from './movelist.js';
 
 const $ = (id) => document.getElementById(id);
 const id = decodeURIComponent(location.pathname.replace(/\/+$/, '').split('/').pop());
@@ -35,6 +38,12 @@ let asked = null; // online: a message waiting for its answer (draw, resign, abo
 let ticker = null;
 let poller = null; // reads the game while the socket is down
 let copiedTimer = null;
+let moveList = null;
+let viewing = null; // the ply shown read-only from the move list, or null for the live game
+let frames = null; // {frames, moves}: the game's positions, read once for the move list
+let proposed = null; // a move waiting for the player's confirmation (a setting)
+let counts = null; // Nsolo stone counts in step with the running animation
+let noteTimer = null;
 
 const other = { red: 'black', black: 'red', south: 'north', north: 'south' };
 
@@ -48,6 +57,11 @@ function vsMachine(s) {
 
 function online(s) {
   return s.opponent === 'online';
+}
+
+// Two players on one screen.
+function local(s) {
+  return !online(s) && !vsMachine(s);
 }
 
 function over(s) {
@@ -84,7 +98,12 @@ function myHand(s) {
   return !!h && h.side === mySide(s) && h.index === myIndex(s);
 }
 
+// The seat's natural orientation, turned round when the player asks.
 function flipped(s) {
+  return seatFlipped(s) !== !!settings.get('flip');
+}
+
+function seatFlipped(s) {
   if (online(s)) {
     const m = mySide(s);
     return m === 'black' || m === 'north';
@@ -99,9 +118,61 @@ function canPlay(s) {
   return !!seat && inPlay(s) && s.players[s.turn] === 'human' && !s.thinking;
 }
 
+// « Nouvelle partie » keeps this game's choices: game, size, level, side.
+function newGameLink(s) {
+  const q = new URLSearchParams({ jeu: s.game });
+  if (s.game === 'nsolo') q.set('taille', String(s.size));
+  if (online(s)) q.set('adversaire', 'en-ligne');
+  else if (vsMachine(s)) {
+    q.set('niveau', s.level);
+    const h = humanSides(s)[0];
+    if (h) q.set('camp', sidesOf(s).indexOf(h) === 0 ? 'premier' : 'second');
+  } else q.set('adversaire', 'local');
+  return `/nouvelle?${q}`;
+}
+
+// Stones on each side, from rows A and B (South's) and C and D (North's).
+function stonesOf(rows) {
+  const sum = (r) => (rows[r] || []).reduce((a, b) => a + b, 0);
+  return { south: sum('A') + sum('B'), north: sum('C') + sum('D') };
+}
+
+// A tap on a hole or pit that starts no move: say why, briefly. The reason
+// for the mover's own squares comes from the server (`refusals`); the rest
+// is whose turn it is.
+function refuse(name, stage = 'origin') {
+  const s = shown;
+  if (!s || viewing != null || replaying || sending || proposed) return;
+  let key = null;
+  if (!seat) key = 'refusal.watching';
+  // Halfway through a move: the board was waiting for a destination, a
+  // second ball or a bonus pit.
+  else if (['target', 'second', 'bonus'].includes(stage)) key = `refusal.${stage}`;
+  else if (!inPlay(s)) key = over(s) ? 'refusal.over' : 'refusal.notStarted';
+  else if (online(s) && pending) return;
+  else if (online(s) && !myHand(s)) key = mySide(s) === s.turn ? 'refusal.teammate' : `refusal.turn.${s.turn}`;
+  else if (!online(s) && (s.players[s.turn] !== 'human' || s.thinking)) key = 'refusal.machine';
+  else if (s.refusals && s.refusals[name]) key = `refusal.${s.refusals[name]}`;
+  else if (ownerOf(s, name) && ownerOf(s, name) !== s.turn) key = `refusal.theirs.${s.game}`;
+  else key = 'refusal.none';
+  say({ key, vars: { turn: t(`side.${s.turn}`) }, transient: true, fade: true });
+}
+
+function ownerOf(s, name) {
+  if (s.game === 'yote') return s.yote.board[name] || null;
+  return 'AB'.includes(name[0]) ? 'south' : 'north';
+}
+
 function say(n) {
   note = n;
   renderNote();
+  clearTimeout(noteTimer);
+  // A short refusal fades; an error stays until the next action.
+  if (n && n.fade) {
+    noteTimer = setTimeout(() => {
+      if (note === n) say(null);
+    }, 3500);
+  }
 }
 
 // ---- states in, one at a time ------------------------------------------
@@ -131,7 +202,8 @@ async function pump() {
   while (queue.length) {
     const s = queue.shift();
     const prev = shown;
-    const moved = prev && s.game === prev.game && s.last && s.ply === prev.ply + 1 && s.last.ply === prev.ply;
+    // A move arriving while an older position is shown is not animated.
+    const moved = viewing == null && prev && s.game === prev.game && s.last && s.ply === prev.ply + 1 && s.last.ply === prev.ply;
     if (moved) {
       hintCells = [];
       if (note && note.transient) note = null;
@@ -139,6 +211,8 @@ async function pump() {
       shown = s;
       replaying = true;
       render();
+      counts = s.game === 'nsolo' ? stonesOf(prev.nsolo.rows) : null;
+      renderBars(s);
       try {
         await anim.run(() => (s.game === 'yote'
           ? anim.yote(board, prev.yote, s.last)
@@ -147,6 +221,7 @@ async function pump() {
         /* a broken animation must not block the game */
       }
       replaying = false;
+      counts = null;
     } else if (prev && s.ply !== prev.ply) {
       hintCells = [];
     }
@@ -163,12 +238,17 @@ function setupBoard(s) {
   host.textContent = '';
   host.classList.add(s.game);
   const onMove = (m) => play(m);
-  board = s.game === 'yote' ? new YoteBoard(host, { onMove }) : new NsoloBoard(host, { onMove });
+  const onRefuse = (name, stage) => refuse(name, stage);
+  board = s.game === 'yote' ? new YoteBoard(host, { onMove, onRefuse }) : new NsoloBoard(host, { onMove, onRefuse });
   $('game').classList.toggle('wide', s.game === 'nsolo' && s.size > 12);
   $('game').classList.add(`is-${s.game}`);
-  const again = `/nouvelle?jeu=${s.game}${online(s) ? '&adversaire=en-ligne' : ''}`;
+  const again = newGameLink(s);
   $('act-new').href = again;
   $('end-new').href = again;
+  $('end-replay').href = `/parties/${encodeURIComponent(id)}`;
+  $('end-export').href = api.exportUrl(id);
+  $('end-export').setAttribute('download', `palabre-${id}.txt`);
+  showFaceToFace($('settings'), local(s));
   $('move-input').dataset.i18nAttr = `placeholder:game.notationHint.${s.game}`;
   $('move-input').placeholder = t(`game.notationHint.${s.game}`);
 }
@@ -177,7 +257,11 @@ function render() {
   const s = shown;
   if (!s) return;
   if (!board) setupBoard(s);
-  if (!replaying) renderBoard(s);
+  if (viewing != null && viewing >= s.ply) viewing = null; // taken back meanwhile
+  if (viewing != null) renderHistory(s);
+  else if (!replaying) renderBoard(s);
+  $('history').hidden = viewing == null;
+  $('game').classList.toggle('face-to-face', local(s) && !!settings.get('faceToFace'));
   renderHeader(s);
   renderWaiting(s);
   renderBars(s);
@@ -185,13 +269,29 @@ function render() {
   renderMoves(s);
   renderActions(s);
   renderDrawOffer(s);
+  renderTakebackOffer(s);
   renderReadOnly(s);
   renderNote();
+  renderConfirm();
   if (!replaying) renderEnd(s);
 }
 
+// The position after `viewing` moves, read-only, from the replay's frames.
+function renderHistory(s) {
+  const f = frames && frames.frames[viewing];
+  if (!f) return;
+  document.body.dataset.ready = '0';
+  document.body.dataset.viewing = String(viewing);
+  const common = { legal: [], flipped: flipped(s), interactive: false, hint: [], turn: f.turn, last: f.last && f.last.animation };
+  if (s.game === 'yote') board.set({ ...common, board: f.yote.board, reserve: f.yote.reserve, captured: f.yote.captured });
+  else board.set({ ...common, rows: f.nsolo.rows });
+  const move = s.moves[viewing - 1];
+  $('history-text').textContent = t('moves.viewing', { turn: Math.ceil(viewing / 2), move });
+}
+
 function renderBoard(s) {
-  const interactive = canPlay(s) && !sending;
+  const interactive = canPlay(s) && !sending && !proposed;
+  delete document.body.dataset.viewing;
   // Hooks for tools and browser tests: the ply on screen and whether it waits for a click.
   document.body.dataset.ply = String(s.ply);
   document.body.dataset.ready = interactive ? '1' : '0';
@@ -363,7 +463,8 @@ function renderBars(s) {
     if (s.game === 'nsolo') {
       const c = document.createElement('span');
       c.className = 'count';
-      c.textContent = t('nsolo.stones', { n: s.nsolo.stones[side] });
+      c.dataset.count = side; // the side bar's count, kept in step by the animation
+      c.textContent = t('nsolo.stones', { n: (counts || s.nsolo.stones)[side] });
       el.append(c);
     }
     if (online(s) && s.clocks && side in s.clocks) {
@@ -398,8 +499,17 @@ function statusText(s) {
     if (h) return turnOf(h.name);
     return t(`status.turn.${s.turn}`);
   }
-  if (seat && vsMachine(s)) return s.players[s.turn] === 'human' && !s.thinking ? t('status.you') : t('status.thinking');
+  if (seat && vsMachine(s)) {
+    if (ownMoveShowing(s)) return t('status.yourMove');
+    return s.players[s.turn] === 'human' && !s.thinking ? t('status.you') : t('status.thinking');
+  }
   return t(`status.turn.${s.turn}`);
+}
+
+// The player's own move is still being animated: the machine's turn has
+// not visibly begun.
+function ownMoveShowing(s) {
+  return replaying && !!s.last && s.players[s.last.by] === 'human';
 }
 
 function renderStatus(s) {
@@ -413,7 +523,7 @@ function renderStatus(s) {
     line.className = myHand(s) ? 'next-hand mine' : 'next-hand';
   }
   st.append(line);
-  st.classList.toggle('thinking', inPlay(s) && s.players[s.turn] === 'machine');
+  st.classList.toggle('thinking', inPlay(s) && s.players[s.turn] === 'machine' && !ownMoveShowing(s));
   if (!seat) {
     const w = document.createElement('span');
     w.className = 'watch';
@@ -426,18 +536,33 @@ function renderStatus(s) {
 }
 
 function renderMoves(s) {
-  const ol = $('moves');
-  ol.textContent = '';
-  for (let i = 0; i < s.moves.length; i += 2) {
-    const li = document.createElement('li');
-    for (const m of s.moves.slice(i, i + 2)) {
-      const span = document.createElement('span');
-      span.textContent = m;
-      li.append(span);
+  moveList.render(s.moves, viewing);
+}
+
+// A move picked in the list: the position after it, read-only.
+async function viewPly(p) {
+  const s = shown;
+  if (!s || p >= s.ply || p < 0) return backToLive();
+  const same = (a, b) => a.slice(0, p).join(' ') === b.slice(0, p).join(' ');
+  if (!frames || p >= frames.frames.length || !same(frames.moves, s.moves)) {
+    try {
+      const r = await api.replay(id);
+      frames = { frames: r.frames || [], moves: s.moves.slice() };
+    } catch (e) {
+      say({ text: errorText(e), error: true });
+      return;
     }
-    ol.append(li);
   }
-  ol.parentElement.scrollTop = ol.parentElement.scrollHeight;
+  if (!frames.frames[p]) return;
+  proposed = null;
+  viewing = p;
+  render();
+}
+
+function backToLive() {
+  if (viewing == null) return;
+  viewing = null;
+  render();
 }
 
 function renderActions(s) {
@@ -448,7 +573,8 @@ function renderActions(s) {
   const playing = !!seat && inPlay(s);
   const mine = canPlay(s) && !sending && !replaying;
   $('act-hint').hidden = !playing;
-  $('act-takeback').hidden = !playing || !vsMachine(s);
+  $('act-takeback').hidden = !playing;
+  $('act-takeback').textContent = t('action.takeback');
   $('act-draw').hidden = !playing;
   $('act-resign').hidden = !playing;
   $('move-form').hidden = !playing;
@@ -466,7 +592,10 @@ function renderOnlineActions(s) {
   const busy = !!asked || !live || !live.up;
   const mine = canPlay(s) && !replaying;
   $('act-hint').hidden = true;
-  $('act-takeback').hidden = true;
+  // Online, a take-back is a request the other side answers.
+  $('act-takeback').hidden = !playing || !mySide(s) || !s.moves.length;
+  $('act-takeback').disabled = busy || !!s.takeback_offer;
+  $('act-takeback').textContent = t('action.takebackAsk');
   $('act-draw').hidden = !playing;
   $('act-resign').hidden = !playing;
   $('act-abort').hidden = !seat || over(s) || damaged(s) || s.ply > 0;
@@ -480,6 +609,17 @@ function renderOnlineActions(s) {
   $('move-input').disabled = !mine;
   $('move-form').querySelector('button').disabled = !mine;
   if (!resignArmed) $('act-resign').textContent = t('action.resign');
+  renderStart(s);
+}
+
+// A team game may start before every place is taken, once each side has
+// a member: any seated member may launch it.
+function renderStart(s) {
+  const waiting = online(s) && s.status === 'waiting' && !over(s);
+  const sides = sidesOf(s);
+  const ready = waiting && sides.every((side) => ((s.teams && s.teams[side]) || []).length > 0);
+  $('start-row').hidden = !waiting || !seat || (s.team_size || 1) < 2;
+  $('act-start').disabled = !ready || !!asked || !live || !live.up;
 }
 
 function offerSide(o) {
@@ -508,6 +648,26 @@ function renderDrawOffer(s) {
     const by = offerSide(s.draw_offer);
     $('draw-offer-text').textContent = by ? t(`draw.offer.${by}`) : t('draw.offer');
   }
+}
+
+// Online: a take-back request, answered by the other side.
+function renderTakebackOffer(s) {
+  const o = s.takeback_offer;
+  const box = $('takeback-offer');
+  box.hidden = !o || !online(s) || !inPlay(s);
+  if (box.hidden) return;
+  const by = offerSide(o);
+  const answer = !!seat && !!mySide(s) && by !== mySide(s);
+  $('takeback-accept').hidden = !answer;
+  $('takeback-decline').hidden = !answer;
+  $('takeback-accept').disabled = !!asked;
+  $('takeback-decline').disabled = !!asked;
+  $('takeback-offer-text').textContent = by === mySide(s) ? t('takeback.youAsked') : t(`takeback.asked.${by}`);
+}
+
+function renderConfirm() {
+  $('confirm-move').hidden = !proposed;
+  if (proposed) $('confirm-text').textContent = t('game.confirmMove', { move: proposed });
 }
 
 // A damaged game says why nothing can be done in it.
@@ -539,7 +699,7 @@ function resultWords(s) {
   const key = loser && has(`reason.${r.reason}.${loser}`) ? `reason.${r.reason}.${loser}` : `reason.${r.reason}`;
   const reason = has(key) ? t(key) : '';
   const word = r.reason === 'ndar-kepp' ? 'Ndar-Kepp' : win;
-  return { word, sub: r.reason === 'ndar-kepp' ? win : '', reason, line: w ? `${win} — ${reason}` : reason };
+  return { word, sub: r.reason === 'ndar-kepp' ? win : '', reason, line: [win, reason].filter(Boolean).join(' — ') };
 }
 
 function renderEnd(s) {
@@ -559,6 +719,9 @@ function renderEnd(s) {
   $('end-rematch-link').hidden = !rematch || !!seat || !s.rematch;
   $('end-new').classList.toggle('primary', $('end-rematch').hidden && $('end-rematch-link').hidden);
   if (s.rematch) $('end-rematch-link').href = `/partie/${encodeURIComponent(s.rematch)}`;
+  $('end-again').hidden = !(seat && vsMachine(s));
+  $('end-again').disabled = sending;
+  if (!$('end-again').hidden) $('end-new').classList.remove('primary');
   $('end-note').hidden = !(rematch && seat && s.rematch);
   $('end-note').textContent = t('online.rematchOffered');
   $('end-word').textContent = r.word;
@@ -590,8 +753,16 @@ async function send(fn, { reset = false, after, context } = {}) {
   }
 }
 
-function play(move) {
+function play(move, confirmed = false) {
   if (!shown || !seat) return;
+  if (viewing != null) return;
+  if (settings.get('confirm') && !confirmed) {
+    proposed = move;
+    render();
+    $('confirm-yes').focus();
+    return;
+  }
+  proposed = null;
   note = null;
   if (online(shown)) {
     if (!canPlay(shown)) return;
@@ -728,9 +899,31 @@ function wire() {
     }
   });
   $('act-takeback').addEventListener('click', () => {
+    if (online(shown)) return ask({ type: 'takeback', action: 'offer' });
     note = null;
     send(() => api.takeback(id, seat), { reset: true });
   });
+  // The answer names the offer it answers: a newer one is not answered by mistake.
+  const answerTakeback = (action) => ask({ type: 'takeback', action, ply: shown.takeback_offer?.ply });
+  $('takeback-accept').addEventListener('click', () => answerTakeback('accept'));
+  $('takeback-decline').addEventListener('click', () => answerTakeback('decline'));
+  $('act-start').addEventListener('click', () => ask({ type: 'start' }));
+  $('history-back').addEventListener('click', backToLive);
+  $('confirm-yes').addEventListener('click', () => proposed && play(proposed, true));
+  $('confirm-no').addEventListener('click', () => {
+    proposed = null;
+    render();
+  });
+  $('end-again').addEventListener('click', playAgain);
+  $('act-share').addEventListener('click', shareGame);
+  moveList = new MoveList($('moves-box'), $('moves'), { onPick: viewPly });
+  mountSettings($('settings'));
+  settings.onChange(() => shown && render());
+  anim.onRows = (rows) => {
+    if (!counts || !shown) return;
+    counts = stonesOf(rows);
+    for (const c of document.querySelectorAll('.side-bar [data-count]')) c.textContent = t('nsolo.stones', { n: counts[c.dataset.count] });
+  };
   $('act-draw').addEventListener('click', () => {
     if (online(shown)) return ask({ type: 'draw', action: 'offer' });
     note = null;
@@ -794,6 +987,7 @@ function wire() {
   };
   addEventListener('keydown', (e) => {
     if (e.key === 'Escape' && anim.running) anim.skip();
+    else if (e.key === 'Escape' && viewing != null) backToLive();
   });
 
   const mute = $('mute');
@@ -807,6 +1001,47 @@ function wire() {
   });
   showMute();
   document.addEventListener('langchange', render);
+}
+
+// « Rejouer »: the same game against the same level, sides swapped.
+async function playAgain() {
+  const s = shown;
+  if (!s || !vsMachine(s)) return;
+  const human = humanSides(s)[0];
+  const side = human ? other[human] : 'random';
+  const body = { game: s.game, opponent: 'machine', level: s.level, side };
+  if (s.game === 'nsolo') body.size = s.size;
+  sending = true;
+  render();
+  try {
+    const r = await api.createGame(body);
+    api.saveSeat(r.id, r.seat, r.side);
+    location.assign(`/partie/${encodeURIComponent(r.id)}`);
+  } catch (e) {
+    sending = false;
+    say({ text: errorText(e), error: true });
+    render();
+  }
+}
+
+// The share sheet on phones, else the link copied: the invitation while
+// places are free, the game's page otherwise.
+async function shareGame() {
+  const s = shown;
+  if (!s) return;
+  const waiting = online(s) && s.status === 'waiting';
+  const path = `/partie/${encodeURIComponent(id)}${waiting ? '/rejoindre' : ''}`;
+  const url = new URL(path, location.origin).href;
+  let how = 'failed';
+  try {
+    const { share } = await import('./share.js');
+    how = await share({ title: `${gameLabel(s)} · Palabre`, text: t(waiting ? 'share.invite' : 'share.game', { game: gameLabel(s) }), url });
+  } catch {
+    how = 'failed';
+  }
+  $('shared').textContent = how === 'copied' ? t('online.copied') : how === 'failed' ? t('share.failed', { url }) : '';
+  clearTimeout(copiedTimer);
+  copiedTimer = setTimeout(() => ($('shared').textContent = ''), 4000);
 }
 
 async function copyInvite() {

@@ -1,4 +1,38 @@
-// Home page: only the language needs setting up.
-import { initI18n } from './i18n.js';
+// Home page: the language, and « Reprendre la partie » when this browser has
+// an unfinished game against the machine or on one screen (a tab closed
+// mid-game loses nothing: the game lives on the server).
 
-initI18n();
+import { initI18n } from './i18n.js';
+import * as api from './api.js';
+import { describe, inProgress } from './mygames.js';
+
+const $ = (id) => document.getElementById(id);
+const LOOK = 8; // the newest seats worth a request each
+let found = null;
+
+function render() {
+  if (!found) return;
+  const d = describe(found.state, found.side);
+  $('resume-what').textContent = `${d.title} — ${d.line}`;
+  $('resume-go').href = `/partie/${encodeURIComponent(found.id)}`;
+  $('resume').hidden = false;
+}
+
+async function lookForUnfinished() {
+  for (const s of api.mySeats().slice(0, LOOK)) {
+    try {
+      const state = await api.getGame(s.id);
+      if (inProgress(state) && state.opponent !== 'online') {
+        found = { ...s, state };
+        break;
+      }
+    } catch (e) {
+      if (e.code === 'not_found') api.forgetSeat(s.id);
+    }
+  }
+  render();
+}
+
+document.addEventListener('langchange', render);
+initI18n().then(lookForUnfinished);
+

@@ -4,10 +4,13 @@
 // languages (its Accept-Language); pages that have an English path move to
 // it in English, and so do the links to them.
 
+// Every page loads this module: the settings module applies the theme too.
+import './settings.js';
+
 const KEY = 'palabre.lang';
 const LANGS = ['fr', 'en'];
 // Pages with a path in each language: [French, English].
-const PATHS = [['/nouvelle', '/new'], ['/yote/regles', '/yote/rules'], ['/nsolo/regles', '/nsolo/rules']];
+const PATHS = [['/nouvelle', '/new'], ['/yote/regles', '/yote/rules'], ['/nsolo/regles', '/nsolo/rules'], ['/mes-parties', '/my-games'], ['/salon', '/lobby'], ['/parties', '/games']];
 let dict = {};
 let lang = 'fr';
 

@@ -30,7 +30,7 @@ function teams(g, open) {
 function meta(g, open) {
   const bits = [tcLine(g.time_control)];
   if (g.game === 'nsolo' && g.team_size > 1) bits.push(t('join.teamSize', { n: g.team_size }));
-  if (!open) bits.push(t('lobby.plies', { n: g.ply || 0 }));
+  if (!open) bits.push(t('lobby.turns', { n: Math.ceil((g.ply || 0) / 2) }));
   return el('p', { class: 'meta', text: bits.join(' · ') });
 }
 

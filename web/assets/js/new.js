@@ -48,7 +48,13 @@ function preset() {
   if (game in SIDES) form.querySelector(`input[name="game"][value="${game}"]`).checked = true;
   const level = q.get('niveau');
   if (LEVELS.includes(level)) form.querySelector(`input[name="level"][value="${level}"]`).checked = true;
-  if (q.get('adversaire') === 'en-ligne') form.querySelector('input[name="opponent"][value="online"]').checked = true;
+  const against = { 'en-ligne': 'online', local: 'local', machine: 'machine' }[q.get('adversaire')];
+  if (against) form.querySelector(`input[name="opponent"][value="${against}"]`).checked = true;
+  // « Nouvelle partie » after a game keeps its side and its board size.
+  const side = { premier: 'first', second: 'second' }[q.get('camp')];
+  if (side) form.querySelector(`input[name="side"][value="${side}"]`).checked = true;
+  const size = +q.get('taille');
+  if (size >= 8 && size <= 36) $('size').value = String(size);
   $('name').value = loadName();
 }
 

@@ -4,7 +4,7 @@
 
 import { initI18n, t, currentLang } from './i18n.js';
 import * as api from './api.js';
-import { errorText } from './errors.js';
+import { errorText, importErrorText } from './errors.js';
 import { Viewer } from './viewer.js';
 import { SIDES, gameLabel, names, resultText, el } from './online.js';
 
@@ -36,7 +36,7 @@ function render() {
       el('td', { class: 'game', text: gameLabel(g) }),
       players,
       el('td', { class: 'result' }, el('strong', { text: r.word }), r.reason ? el('div', { class: 'hint', text: r.reason }) : null),
-      el('td', { class: 'num', text: t('records.nMoves', { n: g.moves ?? 0 }) }),
+      el('td', { class: 'num', text: t('moves.turns', { n: Math.ceil((g.moves ?? 0) / 2) }) }),
       el('td', { class: 'date', text: when(g.ended_at) }),
       el('td', {}, el('a', { class: 'btn small', href: `/parties/${encodeURIComponent(g.id)}`, text: t('records.view') }))));
   }
@@ -77,9 +77,8 @@ $('import-form').addEventListener('submit', async (e) => {
     $('import-view').scrollIntoView({ block: 'start', behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' });
     viewer.root.focus({ preventScroll: true });
   } catch (e2) {
-    // The server says which move it could not play: show it.
-    const detail = e2.code === 'illegal_move' || e2.code === 'bad_request' ? ` (${e2.message})` : '';
-    err.textContent = `${t('records.importFailed')} ${errorText(e2)}${detail}`;
+    // The server says which move it could not play, and why: word it.
+    err.textContent = `${t('records.importFailed')} ${importErrorText(e2)}`;
     err.hidden = false;
   } finally {
     btn.disabled = false;

@@ -1,12 +1,17 @@
 // The sound of wood: a short, low, damped "toc" made with Web Audio (a
 // filtered noise burst over a low sine), slightly varied at every drop; a
-// heavier double knock for a capture. Mute is remembered.
+// heavier double knock for a capture. Mute and volume are remembered. No
+// audio is started before the reader's first gesture: a spectator's page
+// stays silent (and warning-free) until they click.
+
+import * as settings from './settings.js';
 
 const KEY = 'palabre.muted';
 let ctx = null;
 let noiseBuf = null;
 let lastAt = -1;
 let muted = false;
+let woken = false;
 try {
   muted = localStorage.getItem(KEY) === '1';
 } catch {
@@ -25,7 +30,10 @@ function audio() {
 
 // Browsers start audio only after a gesture: wake it on the first one.
 for (const ev of ['pointerdown', 'keydown']) {
-  addEventListener(ev, () => !muted && audio(), { once: true, capture: true });
+  addEventListener(ev, () => {
+    woken = true;
+    if (!muted) audio();
+  }, { once: true, capture: true });
 }
 
 function noise(c) {
@@ -41,7 +49,7 @@ function noise(c) {
 function toc(c, t0, pitch = 1, gain = 1, decay = 1) {
   const v = 1 + (Math.random() - 0.5) * 0.14;
   const out = c.createGain();
-  out.gain.value = 0.5 * gain * (0.85 + Math.random() * 0.3);
+  out.gain.value = 0.5 * gain * (0.85 + Math.random() * 0.3) * volume();
   out.connect(c.destination);
 
   const src = c.createBufferSource();
@@ -72,8 +80,13 @@ function toc(c, t0, pitch = 1, gain = 1, decay = 1) {
   o.stop(t0 + 0.14 * decay);
 }
 
+function volume() {
+  const v = Number(settings.get('volume'));
+  return Number.isFinite(v) ? Math.max(0, Math.min(100, v)) / 100 : 0.8;
+}
+
 function play(fn) {
-  if (muted) return;
+  if (muted || !woken || volume() === 0) return;
   const c = audio();
   if (!c || c.state !== 'running') return;
   const now = c.currentTime;
@@ -104,5 +117,10 @@ export function setMuted(m) {
   } catch {
     /* no storage */
   }
-  if (!m) audio();
+  if (!m && woken) audio();
+}
+
+/** A short knock at the current volume, to try a new setting. */
+export function sample() {
+  play((c, now) => toc(c, now));
 }

@@ -1,8 +1,10 @@
 // The replay viewer: a finished (or imported) game's frames, one per ply,
 // drawn on the game's own board. Start, previous, next, end, play (move by
 // move, with the game page's animation and sounds) and a ply slider; the
-// keyboard's arrows, Home, End and space do the same. No rules: each frame
-// carries its board and the animation of the move that led to it.
+// keyboard's arrows, Home, End and space do the same, from the moment the
+// page opens. Moves are numbered by turn, as the export writes them: a turn
+// is the first side's move and the reply. No rules: each frame carries its
+// board and the animation of the move that led to it.
 
 import { t, has } from './i18n.js';
 import * as sound from './sound.js';
@@ -45,11 +47,22 @@ export class Viewer {
     this.i = 0;
     this.playing = false;
     this.busy = false;
+    this.queued = 0; // moves asked for (ArrowRight, next) beyond the one being animated
+    this.draining = null;
     this.token = 0;
     this.anim = new Animator();
     host.textContent = '';
     this.build();
     this.show(0);
+    // The arrows work at once: the viewer takes the focus, and keys pressed
+    // while nothing has it (the page's body) come to it too.
+    this.root.focus({ preventScroll: true });
+    this.onDocKey = (e) => {
+      if (!this.root.isConnected) return document.removeEventListener('keydown', this.onDocKey);
+      if (e.defaultPrevented || (e.target !== document.body && e.target !== document.documentElement)) return;
+      this.key(e);
+    };
+    document.addEventListener('keydown', this.onDocKey);
   }
 
   build() {
@@ -84,9 +97,15 @@ export class Viewer {
       const b = e.target.closest('button[data-frame]');
       if (b) this.jump(+b.dataset.frame);
     });
-    for (let k = 1; k <= last; k++) {
-      const m = this.frames[k].last;
-      this.list.append(el('li', {}, el('button', { type: 'button', class: 'viewer-mv', 'data-frame': String(k), text: m ? m.move : '?' })));
+    // Frame k shows the position after ply k - 1; plies pair into turns.
+    for (let k = 1; k <= last; k += 2) {
+      const li = el('li', { class: 'viewer-turn' }, el('span', { class: 'viewer-no', text: `${(k + 1) / 2}.` }));
+      for (const j of [k, k + 1]) {
+        if (j > last) break;
+        const m = this.frames[j].last;
+        li.append(el('button', { type: 'button', class: 'viewer-mv', 'data-frame': String(j), text: m ? m.move : '?' }));
+      }
+      this.list.append(li);
     }
     this.root.addEventListener('keydown', (e) => this.key(e));
     this.root.append(this.boardHost, ctl, this.moveLine, this.result, this.list);
@@ -112,6 +131,7 @@ export class Viewer {
     this.btn.play.title = t(play);
     this.btn.play.replaceChildren(icon(this.playing ? 'pause' : 'play'));
     this.slider.setAttribute('aria-label', t('replay.slider'));
+    this.list.setAttribute('aria-label', t('game.moves'));
     this.mute.replaceChildren(icon(sound.isMuted() ? 'muted' : 'sound'));
     this.mute.setAttribute('aria-label', t('sound.mute'));
     this.mute.title = t('sound.mute');
@@ -141,10 +161,13 @@ export class Viewer {
     if (!f) return;
     this.root.dataset.ply = String(this.i);
     this.slider.value = String(this.i);
-    this.label.textContent = t('replay.ply', { i: this.i, n });
+    const turn = Math.ceil(this.i / 2);
+    this.label.textContent = this.i ? t('replay.turnOf', { turn, turns: Math.ceil(n / 2) }) : t('replay.atStart');
+    this.slider.setAttribute('aria-valuetext', `${this.label.textContent} (${this.i}/${n})`);
     const m = f.last;
+    const side = m && has(`side.${m.by}`) ? t(`side.${m.by}`) : (m && m.by) || '';
     this.moveLine.textContent = m
-      ? t('replay.move', { no: this.i, move: m.move, side: has(`side.${m.by}`) ? t(`side.${m.by}`) : m.by || '' })
+      ? t(this.i % 2 ? 'replay.move' : 'replay.moveReply', { no: turn, move: m.move, side })
       : t('replay.startPos');
     const r = this.i === n ? f.result : null;
     this.result.hidden = !r;
@@ -152,15 +175,58 @@ export class Viewer {
       const w = resultText(r);
       this.result.textContent = [w.word, w.reason].filter(Boolean).join(' — ');
     }
+    if (this.i === 0) this.list.scrollTop = 0;
     for (const b of this.list.querySelectorAll('button[data-frame]')) {
       const on = +b.dataset.frame === this.i;
       b.classList.toggle('current', on);
-      if (on) b.setAttribute('aria-current', 'step');
-      else b.removeAttribute('aria-current');
+      if (on) {
+        b.setAttribute('aria-current', 'step');
+        this.reveal(b);
+      } else b.removeAttribute('aria-current');
     }
     this.btn.start.disabled = this.btn.prev.disabled = this.i === 0;
     this.btn.next.disabled = this.btn.end.disabled = this.i === n;
     this.btn.play.disabled = n < 1;
+  }
+
+  // Scrolls the list, never the page, to the current move.
+  reveal(b) {
+    const l = this.list;
+    const top = b.getBoundingClientRect().top - l.getBoundingClientRect().top + l.scrollTop;
+    if (top < l.scrollTop) l.scrollTop = top - 4;
+    else if (top + b.offsetHeight > l.scrollTop + l.clientHeight) l.scrollTop = top + b.offsetHeight - l.clientHeight + 4;
+  }
+
+  // One move forward per call, whatever is running: a move still being
+  // animated is finished at once, so that two quick presses are two moves.
+  advance() {
+    const n = this.frames.length - 1;
+    if (this.busy) {
+      if (this.i + 1 + this.queued < n) this.queued++;
+      this.anim.skip();
+      return this.draining;
+    }
+    if (this.i >= n) return Promise.resolve();
+    this.queued = 1;
+    this.draining = this.drain();
+    return this.draining;
+  }
+
+  async drain() {
+    this.busy = true;
+    this.root.dataset.animating = '1';
+    try {
+      while (this.queued > 0 && this.i < this.frames.length - 1) {
+        this.queued--;
+        // More presses are waiting: this move is shown without motion.
+        if (this.queued > 0) this.show(this.i + 1);
+        else await this.step();
+      }
+    } finally {
+      this.queued = 0;
+      this.busy = false;
+      delete this.root.dataset.animating;
+    }
   }
 
   // One move forward, animated.
@@ -169,7 +235,6 @@ export class Viewer {
     const next = this.frames[this.i + 1];
     if (!next) return;
     const token = ++this.token;
-    this.busy = true;
     try {
       if (next.last) {
         await this.anim.run(() => (this.game === 'yote'
@@ -178,8 +243,6 @@ export class Viewer {
       }
     } catch {
       /* a broken animation must not block the viewer */
-    } finally {
-      this.busy = false;
     }
     // After a jump the animation may have drawn over the new frame: redraw.
     this.show(token === this.token ? this.i + 1 : this.i);
@@ -189,6 +252,7 @@ export class Viewer {
   jump(i) {
     this.stop();
     this.token++;
+    this.queued = 0;
     if (this.anim.running) this.anim.skip();
     this.show(i);
   }
@@ -204,7 +268,7 @@ export class Viewer {
     this.playing = true;
     this.labels();
     while (this.playing && this.i < this.frames.length - 1) {
-      await this.step();
+      await this.advance();
       if (!this.playing) break;
       await new Promise((r) => setTimeout(r, this.anim.speed * 3));
     }
@@ -218,11 +282,7 @@ export class Viewer {
       else this.play();
     } else if (k === 'next') {
       this.stop();
-      if (this.busy) {
-        this.anim.skip();
-        return;
-      }
-      if (this.i < n) this.step();
+      this.advance();
     } else if (k === 'prev') this.jump(this.i - 1);
     else if (k === 'start') this.jump(0);
     else if (k === 'end') this.jump(n);

@@ -6,7 +6,7 @@
 //! with one saved at power-of-two steps: exact, with one saved copy.
 
 use super::{Bonus, Distributions, MAX_CIRCUIT, Origin, OriginList, Pit, Position, Side, keys};
-use crate::IllegalMove;
+use crate::{Illegal, IllegalMove, Refusal};
 
 /// A position after the sowing and the front capture, waiting for the bonus.
 #[derive(Debug, Clone)]
@@ -113,24 +113,64 @@ impl Position {
     pub fn sow_pit(&self, pit: Pit) -> Result<Sown, IllegalMove> {
         let me = self.turn;
         if self.stones(me) == 0 {
-            return Err(IllegalMove::new("the game is over"));
+            return Err(IllegalMove::new(Illegal::GameOver, "the game is over"));
         }
         if pit.owner() != me {
-            return Err(IllegalMove(format!("{pit} is not a pit of {me}")));
+            return Err(IllegalMove::new(
+                Illegal::NotYourPit,
+                format!("{pit} is not a pit of {me}"),
+            )
+            .with("pit", pit));
         }
-        let i = pit
-            .circuit_index(self.size)
-            .ok_or_else(|| IllegalMove(format!("no pit {pit} on a 4x{} board", self.size)))?;
+        let i = pit.circuit_index(self.size).ok_or_else(|| {
+            IllegalMove::new(
+                Illegal::NoSuchPit,
+                format!("no pit {pit} on a 4x{} board", self.size),
+            )
+            .with("pit", pit)
+            .with("size", self.size)
+        })?;
         if self.candidate_mask() & (1 << i) == 0 {
-            let why = match self.circuit(me)[i] {
-                0 => "is empty",
-                1 if self.has_big_pit() => "holds a single stone while a pit holds two or more",
-                _ => "holds a single stone whose next pit is not empty",
+            let (kind, why) = match self.circuit(me)[i] {
+                0 => (Illegal::EmptyPit, "is empty"),
+                1 if self.has_big_pit() => (
+                    Illegal::SingleStone,
+                    "holds a single stone while a pit holds two or more",
+                ),
+                _ => (
+                    Illegal::NextOccupied,
+                    "holds a single stone whose next pit is not empty",
+                ),
             };
-            return Err(IllegalMove(format!("{pit} {why}")));
+            return Err(IllegalMove::new(kind, format!("{pit} {why}")).with("pit", pit));
         }
-        self.sow(i)
-            .ok_or_else(|| IllegalMove(format!("the sowing from {pit} never ends")))
+        self.sow(i).ok_or_else(|| {
+            IllegalMove::new(
+                Illegal::Endless,
+                format!("the sowing from {pit} never ends"),
+            )
+            .with("pit", pit)
+        })
+    }
+
+    /// Why `pit` cannot start a move of the side to move, or `None` if a
+    /// legal move starts there.
+    pub fn refusal(&self, pit: Pit) -> Option<Refusal> {
+        let me = self.turn;
+        if self.stones(me) == 0 {
+            return Some(Refusal::GameOver);
+        }
+        let Some(i) = pit.circuit_index(self.size).filter(|_| pit.owner() == me) else {
+            return Some(Refusal::NotYours);
+        };
+        if self.candidate_mask() & (1 << i) != 0 {
+            return self.sow(i).is_none().then_some(Refusal::Endless);
+        }
+        Some(match self.circuit(me)[i] {
+            0 => Refusal::Empty,
+            1 if self.has_big_pit() => Refusal::SingleStone,
+            _ => Refusal::NextOccupied,
+        })
     }
 
     fn has_big_pit(&self) -> bool {
@@ -245,26 +285,39 @@ impl Sown {
         let victim = self.victim();
         let taken = bonus.total();
         if taken > 0 && bonus.victim() != victim {
-            return Err(IllegalMove(format!(
-                "the bonus must be taken from {victim}'s pits"
-            )));
+            return Err(IllegalMove::new(
+                Illegal::BonusSide,
+                format!("the bonus must be taken from {victim}'s pits"),
+            )
+            .with("side", victim));
         }
         for (pit, n) in bonus.iter() {
             let have = self.pos.count(pit).ok_or_else(|| {
-                IllegalMove(format!("no pit {pit} on a 4x{} board", self.pos.size))
+                IllegalMove::new(
+                    Illegal::NoSuchPit,
+                    format!("no pit {pit} on a 4x{} board", self.pos.size),
+                )
+                .with("pit", pit)
+                .with("size", self.pos.size)
             })?;
             if n > have {
-                return Err(IllegalMove(format!(
-                    "bonus takes {n} from {pit}, which holds {have}"
-                )));
+                return Err(IllegalMove::new(
+                    Illegal::BonusExceedsPit,
+                    format!("bonus takes {n} from {pit}, which holds {have}"),
+                )
+                .with("count", n)
+                .with("pit", pit)
+                .with("have", have));
             }
         }
         if taken != u32::from(self.required) {
             let s = if taken == 1 { "" } else { "s" };
-            return Err(IllegalMove(format!(
-                "bonus removes {taken} stone{s}, {} required",
-                self.required
-            )));
+            return Err(IllegalMove::new(
+                Illegal::BonusCount,
+                format!("bonus removes {taken} stone{s}, {} required", self.required),
+            )
+            .with("count", taken)
+            .with("required", self.required));
         }
         Ok(self.finish_unchecked(bonus))
     }

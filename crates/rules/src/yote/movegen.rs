@@ -8,6 +8,7 @@ use arrayvec::ArrayVec;
 
 use super::bitboard::{Bits, Dir};
 use super::{Color, Move, Position, Second, Square};
+use crate::Refusal;
 
 /// Room for every legal move of any position: at most 48 steps, or 25
 /// placements, plus 48 jumps times 11 second balls.
@@ -136,6 +137,36 @@ impl Position {
         .max(1);
         let jumps = self.jump_count();
         u64::from(quiet) + u64::from(jumps) * u64::from(choices)
+    }
+
+    /// Why `sq` cannot start a move of the side to move, or `None` if a
+    /// legal move starts there: a placement on an empty hole, a step or a
+    /// capture from one of the mover's balls.
+    pub fn refusal(&self, sq: Square) -> Option<Refusal> {
+        if self.is_over_by_count() {
+            return Some(Refusal::GameOver);
+        }
+        let me = self.turn;
+        let (bit, opp, empty) = (sq.bit(), self.balls(me.other()), self.empty());
+        let reserve = self.reserve(me) > 0;
+        if opp & bit != 0 {
+            return Some(Refusal::NotYours);
+        }
+        if empty & bit != 0 {
+            return (!reserve).then_some(Refusal::ChooseBall);
+        }
+        if Dir::ALL
+            .iter()
+            .any(|d| d.shift(d.shift(bit) & opp) & empty != 0)
+        {
+            None
+        } else if reserve {
+            Some(Refusal::ReserveFirst)
+        } else if Dir::ALL.iter().any(|d| d.shift(bit) & empty != 0) {
+            None
+        } else {
+            Some(Refusal::Blocked)
+        }
     }
 
     /// Whether the side to move can act at all (not Ndar-Kepp).

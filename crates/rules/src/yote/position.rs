@@ -6,7 +6,9 @@ use std::str::FromStr;
 use super::bitboard::FULL;
 use super::{BALLS, Move, Second, Setup, Square};
 use crate::mix::mix;
-use crate::{DrawReason, GamePosition, IllegalMove, Outcome, PositionError, SetupError, WinReason};
+use crate::{
+    DrawReason, GamePosition, Illegal, IllegalMove, Outcome, PositionError, SetupError, WinReason,
+};
 
 /// Plies without a capture after which the game is drawn.
 pub const QUIET_LIMIT: u8 = 120;
@@ -234,21 +236,27 @@ impl Position {
 
     fn check(&self, m: Move) -> Result<(), IllegalMove> {
         if self.is_over_by_count() {
-            return Err(IllegalMove::new("the game is over"));
+            return Err(IllegalMove::new(Illegal::GameOver, "the game is over"));
         }
         let me = self.turn;
         let own = self.balls(me);
         let has_reserve = self.reserve(me) > 0;
         let occupied = |sq: Square| {
             if self.empty() & sq.bit() == 0 {
-                Err(IllegalMove(format!("{sq} is occupied")))
+                Err(
+                    IllegalMove::new(Illegal::Occupied, format!("{sq} is occupied"))
+                        .with("hole", sq),
+                )
             } else {
                 Ok(())
             }
         };
         let owned = |sq: Square| {
             if own & sq.bit() == 0 {
-                Err(IllegalMove(format!("no {me} ball on {sq}")))
+                Err(
+                    IllegalMove::new(Illegal::NotYourBall, format!("no {me} ball on {sq}"))
+                        .with("hole", sq),
+                )
             } else {
                 Ok(())
             }
@@ -256,33 +264,49 @@ impl Position {
         match m {
             Move::Place { to } => {
                 if !has_reserve {
-                    return Err(IllegalMove(format!("{me} has no ball in reserve")));
+                    return Err(IllegalMove::new(
+                        Illegal::NoReserve,
+                        format!("{me} has no ball in reserve"),
+                    ));
                 }
                 occupied(to)
             }
             Move::Step { from, to } => {
                 if has_reserve {
-                    return Err(IllegalMove(format!(
-                        "{me} must place while balls remain in reserve"
-                    )));
+                    return Err(IllegalMove::new(
+                        Illegal::ReserveNotEmpty,
+                        format!("{me} must place while balls remain in reserve"),
+                    ));
                 }
                 owned(from)?;
                 if distance(from, to) != Some(1) {
-                    return Err(IllegalMove(format!("{to} is not next to {from}")));
+                    return Err(IllegalMove::new(
+                        Illegal::NotAdjacent,
+                        format!("{to} is not next to {from}"),
+                    )
+                    .with("from", from)
+                    .with("to", to));
                 }
                 occupied(to)
             }
             Move::Capture { from, to, second } => {
                 owned(from)?;
                 if distance(from, to) != Some(2) {
-                    return Err(IllegalMove(format!(
-                        "{from}x{to} is not a jump over one hole"
-                    )));
+                    return Err(IllegalMove::new(
+                        Illegal::NotAJump,
+                        format!("{from}x{to} is not a jump over one hole"),
+                    )
+                    .with("from", from)
+                    .with("to", to));
                 }
                 let over = Square::new((from.index() + to.index()) as u8 / 2).expect("on board");
                 let them = me.other();
                 if self.balls(them) & over.bit() == 0 {
-                    return Err(IllegalMove(format!("no {them} ball on {over} to jump")));
+                    return Err(IllegalMove::new(
+                        Illegal::NothingToJump,
+                        format!("no {them} ball on {over} to jump"),
+                    )
+                    .with("hole", over));
                 }
                 occupied(to)?;
                 self.check_second(them, self.balls(them) & !over.bit(), second)
@@ -298,14 +322,20 @@ impl Position {
     ) -> Result<(), IllegalMove> {
         let anything_left = left != 0 || self.reserve(them) > 0;
         match second {
-            None if anything_left => Err(IllegalMove::new("a second ball must be taken")),
+            None if anything_left => Err(IllegalMove::new(
+                Illegal::SecondRequired,
+                "a second ball must be taken",
+            )),
             None => Ok(()),
-            Some(Second::Reserve) if self.reserve(them) == 0 => {
-                Err(IllegalMove(format!("{them} has no ball in reserve")))
-            }
-            Some(Second::Board(sq)) if left & sq.bit() == 0 => {
-                Err(IllegalMove(format!("no {them} ball on {sq} to take")))
-            }
+            Some(Second::Reserve) if self.reserve(them) == 0 => Err(IllegalMove::new(
+                Illegal::NoSecondInReserve,
+                format!("{them} has no ball in reserve"),
+            )),
+            Some(Second::Board(sq)) if left & sq.bit() == 0 => Err(IllegalMove::new(
+                Illegal::NoSecondBall,
+                format!("no {them} ball on {sq} to take"),
+            )
+            .with("hole", sq)),
             Some(_) => Ok(()),
         }
     }

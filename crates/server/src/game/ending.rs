@@ -22,8 +22,8 @@ fn role_side(game: &Game, role: Role) -> Side {
     }
 }
 
-/// Draws and resignations need a game in play.
-fn check_playing(game: &Game) -> Result<(), AppError> {
+/// Draws, take-back offers and resignations need a game in play.
+pub(super) fn check_playing(game: &Game) -> Result<(), AppError> {
     match game.status() {
         Status::Playing => Ok(()),
         Status::Waiting => Err(AppError::NotStarted),
@@ -35,9 +35,10 @@ fn check_playing(game: &Game) -> Result<(), AppError> {
 impl Owner {
     /// Stores and applies an end the position does not show.
     pub async fn end(&mut self, game: &mut Game, ended: Ended) -> Result<(), AppError> {
-        let saved = (game.row.ended, game.clocks, game.draw_offer);
+        let saved = (game.row.ended, game.clocks, game.offers());
         game.row.ended = Some(ended);
         game.draw_offer = None;
+        game.takeback_offer = None;
         if let (EndReason::Timeout, Some(winner), Some(c)) =
             (ended.reason, ended.winner, game.clocks.as_mut())
         {
@@ -50,7 +51,9 @@ impl Owner {
             .end(&self.id, self.fence.as_ref(), &ended, &summary)
             .await;
         if let Err(e) = self.stored(stored) {
-            (game.row.ended, game.clocks, game.draw_offer) = saved;
+            let offers;
+            (game.row.ended, game.clocks, offers) = saved;
+            game.set_offers(offers);
             return Err(e);
         }
         self.stop_machine(game);

@@ -8,8 +8,8 @@
 //!
 //! - [`registry`]: finds or starts the owner of a game, creates games, and
 //!   wakes games whose clock fell or whose machine is to move.
-//! - [`owner`]: the owner's loop; [`moves`], [`ending`] and [`seating`] are
-//!   what it does with each command.
+//! - [`owner`]: the owner's loop; [`moves`], [`takeback`], [`ending`] and
+//!   [`seating`] are what it does with each command.
 //! - [`state`]: the game as the owner holds it; [`view`]: the game as the
 //!   pages read it.
 
@@ -19,6 +19,7 @@ mod owner;
 pub mod registry;
 mod seating;
 pub mod state;
+mod takeback;
 pub mod view;
 
 use std::sync::Arc;
@@ -97,7 +98,7 @@ impl std::fmt::Debug for Command {
     }
 }
 
-/// A draw offer or the answer to one.
+/// A draw or take-back offer, or the answer to one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum DrawAction {
@@ -120,7 +121,14 @@ pub enum Action {
     },
     Abort,
     Start,
+    /// Against the machine or on one screen: take back at once.
     TakeBack,
+    /// Online: offer a take-back, or answer the other side's offer made at
+    /// `ply`.
+    TakeBackOffer {
+        action: DrawAction,
+        ply: Option<usize>,
+    },
     Rematch,
     /// The position to search for a hint, at this level (asked of the
     /// owner's node as a whole, never forwarded as an action).

@@ -1,9 +1,10 @@
-//! Moves: a player's, the machine's, and taking them back. `commit_move` is
-//! the one place where a move enters a game.
+//! Moves: a player's and the machine's. `commit_move` is the one place
+//! where a move enters a game.
 
 use palabre_ai::{Limits, Request, SearchLimit, Thought};
 
 use super::owner::{MACHINE_RETRY, Owner, Search};
+use super::state::Stamp;
 use super::{Acted, DrawAction};
 use super::{Action, Command, Done, Game, Reply};
 use crate::clock::{Clocks, Flagged, now_ms};
@@ -87,6 +88,9 @@ impl Owner {
             (Ok(_), Action::Abort) => self.abort(game).await,
             (Ok(_), Action::Start) => self.start(game).await,
             (Ok(role), Action::TakeBack) => self.take_back(game, role).await,
+            (Ok(role), Action::TakeBackOffer { action, ply }) => {
+                self.take_back_offer(game, role, action, ply).await
+            }
             (Ok(role), Action::Rematch) => self.rematch(game, role).await,
             (Ok(role), Action::Hint { level }) => hint(game, role, level),
         };
@@ -145,10 +149,14 @@ impl Owner {
     ) -> Result<(), AppError> {
         let ply = game.play.ply();
         game.play.play(notation)?;
-        let before = (game.clocks, game.draw_offer, game.draw_declined);
+        let before = game.offers();
+        let clocks_before = game.clocks;
         game.clocks = clocks;
-        game.draw_offer = None;
-        game.draw_declined = false;
+        game.clear_offers();
+        game.stamps.push(Stamp {
+            played_at_ms: Some(clocks.and_then(|c| c.since).unwrap_or_else(now_ms)),
+            clock_ms,
+        });
         let summary = game.summary();
         let stored = self
             .ctx
@@ -164,53 +172,14 @@ impl Owner {
             .await;
         if let Err(e) = self.stored(stored) {
             game.play.undo();
-            (game.clocks, game.draw_offer, game.draw_declined) = before;
+            game.stamps.pop();
+            game.clocks = clocks_before;
+            game.set_offers(before);
             return Err(e);
         }
         self.stop_machine(game);
         self.changed(game);
         Ok(())
-    }
-
-    /// Against the machine: back to the human's previous turn; on one
-    /// screen: one ply back. A game ended by the position can be taken back.
-    async fn take_back(&mut self, game: &mut Game, role: Role) -> Result<Done, AppError> {
-        if role != Role::Owner {
-            return Err(AppError::Forbidden(
-                "take-backs are for games against the machine or on one screen",
-            ));
-        }
-        if game.row.ended.is_some() {
-            return Err(AppError::GameOver);
-        }
-        let back = match game.row.human {
-            Some(human) if game.play.turn() == human => 2,
-            _ => 1,
-        };
-        let target = game
-            .play
-            .ply()
-            .checked_sub(back)
-            .ok_or(AppError::NothingToTakeBack)?;
-        let saved = (game.play.clone(), game.draw_offer, game.draw_declined);
-        for _ in 0..back {
-            game.play.undo();
-        }
-        game.draw_offer = None;
-        game.draw_declined = false;
-        let summary = game.summary();
-        let stored = self
-            .ctx
-            .store
-            .take_back(&self.id, self.fence.as_ref(), target, &summary)
-            .await;
-        if let Err(e) = self.stored(stored) {
-            (game.play, game.draw_offer, game.draw_declined) = saved;
-            return Err(e);
-        }
-        self.stop_machine(game);
-        self.changed(game);
-        Ok(Done::Changed)
     }
 
     /// Queues the machine's search if it is to move and not searching yet.

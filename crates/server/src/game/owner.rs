@@ -232,6 +232,7 @@ impl Owner {
             && self.machine_retry.is_none()
             && self.draw_ask.is_none()
             && game.draw_offer.is_none()
+            && game.takeback_offer.is_none()
     }
 
     async fn handle(&mut self, game: &mut Game, command: Command) {

@@ -87,7 +87,7 @@ impl Owner {
         };
         game.members.push(member.clone());
         let started = game.is_full().then(now_ms);
-        let saved = (game.row.started_at_ms, game.clocks);
+        let saved = game.row.started_at_ms;
         if let Some(at) = started {
             begin(game, at);
         }
@@ -99,7 +99,7 @@ impl Owner {
             .await;
         if let Err(e) = self.stored(stored) {
             game.members.pop();
-            (game.row.started_at_ms, game.clocks) = saved;
+            game.row.started_at_ms = saved;
             return Err(e);
         }
         self.changed(game);
@@ -119,7 +119,7 @@ impl Owner {
         if game.row.kind.sides().iter().any(|s| game.team_len(*s) == 0) {
             return Err(AppError::NotStarted);
         }
-        let saved = (game.row.started_at_ms, game.clocks);
+        let saved = game.row.started_at_ms;
         let at = now_ms();
         begin(game, at);
         let stored = self
@@ -128,7 +128,7 @@ impl Owner {
             .start(&self.id, self.fence.as_ref(), at, &game.summary())
             .await;
         if let Err(e) = self.stored(stored) {
-            (game.row.started_at_ms, game.clocks) = saved;
+            game.row.started_at_ms = saved;
             return Err(e);
         }
         self.changed(game);
@@ -201,10 +201,8 @@ impl Owner {
     }
 }
 
-/// Marks the game started at `at` and starts the first clock.
+/// Marks the game started at `at`. The clocks wait for the first move, so
+/// that a game nobody moves in is aborted, not lost on time.
 fn begin(game: &mut Game, at: i64) {
     game.row.started_at_ms = Some(at);
-    if let Some(c) = game.clocks.as_mut() {
-        c.since = Some(at);
-    }
 }

@@ -1,9 +1,11 @@
 //! A game in memory, as its owner holds it: the stored facts, the record
-//! replayed from the store, and what is happening around it (a draw offer,
-//! who is connected). Only pure questions are answered here; changes are
+//! replayed from the store, and what is happening around it (a draw or
+//! take-back offer, who is connected). Only pure questions are answered here; changes are
 //! made by the owner.
 
 use std::collections::HashMap;
+
+use serde::Serialize;
 
 use crate::clock::{Clocks, TimeControl, now_ms};
 use crate::domain::{EndReason, Ended, Opponent, Side, Status};
@@ -20,6 +22,10 @@ pub struct Game {
     pub draw_offer: Option<Side>,
     /// The last offer was declined.
     pub draw_declined: bool,
+    /// Online: a take-back asked for, until answered.
+    pub takeback_offer: Option<TakebackOffer>,
+    /// The last take-back offer was declined.
+    pub takeback_declined: bool,
     /// The machine is searching for its move.
     pub thinking: bool,
     /// Online games: the members of each side, in the order they joined.
@@ -27,12 +33,41 @@ pub struct Game {
     /// Open live connections per member.
     pub presence: HashMap<(Side, u8), usize>,
     pub clocks: Option<Clocks>,
+    /// When each move was played and its mover's clock after it, as stored:
+    /// what the clocks are rebuilt from after a take-back.
+    pub stamps: Vec<Stamp>,
 }
 
-/// Rebuilds the clocks from the start time and the stored moves.
-fn restore_clocks(row: &GameRow, moves: &[StoredMove]) -> Option<Clocks> {
+/// Draw offer, draw declined, take-back offer, take-back declined.
+pub type Offers = (Option<Side>, bool, Option<TakebackOffer>, bool);
+
+/// A take-back asked for by `by` when the game was at `ply`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct TakebackOffer {
+    pub by: Side,
+    pub ply: usize,
+}
+
+/// When a move was played and the time its mover had left after it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stamp {
+    pub played_at_ms: Option<i64>,
+    pub clock_ms: Option<i64>,
+}
+
+impl From<&StoredMove> for Stamp {
+    fn from(m: &StoredMove) -> Stamp {
+        Stamp {
+            played_at_ms: m.played_at_ms,
+            clock_ms: m.clock_ms,
+        }
+    }
+}
+
+/// Rebuilds the clocks from the moves' stamps: none runs before the first
+/// move, then the side to move's runs from the last move.
+fn restore_clocks(row: &GameRow, moves: &[Stamp]) -> Option<Clocks> {
     let mut clocks = Clocks::new(row.time_control)?;
-    clocks.since = row.started_at_ms;
     for (ply, m) in moves.iter().enumerate() {
         if let (Some(at), Some(left)) = (m.played_at_ms, m.clock_ms) {
             clocks.left[ply % 2] = left;
@@ -87,17 +122,53 @@ impl Game {
                 })
             }
         };
-        let clocks = restore_clocks(&row, &moves[..play.ply()]);
+        let stamps: Vec<Stamp> = moves[..play.ply()].iter().map(Stamp::from).collect();
+        let clocks = restore_clocks(&row, &stamps);
         Game {
             row,
             play,
             draw_offer: None,
             draw_declined: false,
+            takeback_offer: None,
+            takeback_declined: false,
             thinking: false,
             members,
             presence: HashMap::new(),
             clocks,
+            stamps,
         }
+    }
+
+    /// The pending offers and their answers, to put back if a write fails.
+    pub fn offers(&self) -> Offers {
+        (
+            self.draw_offer,
+            self.draw_declined,
+            self.takeback_offer,
+            self.takeback_declined,
+        )
+    }
+
+    pub fn set_offers(&mut self, offers: Offers) {
+        (
+            self.draw_offer,
+            self.draw_declined,
+            self.takeback_offer,
+            self.takeback_declined,
+        ) = offers;
+    }
+
+    /// A move or a take-back answers every offer: it was about another
+    /// position.
+    pub fn clear_offers(&mut self) {
+        self.set_offers((None, false, None, false));
+    }
+
+    /// The clocks as the stored moves left them, as a reload would rebuild
+    /// them (after a take-back: the time since the last remaining move is
+    /// the side to move's).
+    pub fn stamped_clocks(&self) -> Option<Clocks> {
+        restore_clocks(&self.row, &self.stamps)
     }
 
     pub fn is_online(&self) -> bool {
@@ -141,9 +212,10 @@ impl Game {
         (!team.is_empty()).then(|| team[(self.play.ply() / 2) % team.len()])
     }
 
-    /// The side whose clock runs, if one does.
+    /// The side whose clock runs, if one does: none before the first move.
     pub fn running_clock(&self) -> Option<Side> {
-        (self.clocks.is_some() && self.status() == Status::Playing).then(|| self.play.turn())
+        let started = self.clocks.is_some_and(|c| c.since.is_some());
+        (started && self.status() == Status::Playing).then(|| self.play.turn())
     }
 
     /// When the running clock falls, in ms since the epoch.

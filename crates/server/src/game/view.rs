@@ -10,6 +10,7 @@ use palabre_rules::{GamePosition, Record};
 use serde::Serialize;
 
 use super::Game;
+use super::state::TakebackOffer;
 use crate::domain::{Ended, GameKind, Opponent, Side, Status};
 use crate::play::Play;
 
@@ -29,11 +30,15 @@ pub struct State {
     pub result: Option<Ended>,
     pub draw_offer: Option<Side>,
     pub draw_declined: bool,
+    pub takeback_offer: Option<TakebackOffer>,
+    pub takeback_declined: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub yote: Option<YoteBoard>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nsolo: Option<NsoloBoard>,
     pub legal: Vec<Legal>,
+    /// Why each place of the person to move that starts no move is refused.
+    pub refusals: BTreeMap<String, &'static str>,
     pub last: Option<LastMove>,
     pub status: Status,
     pub time_control: String,
@@ -281,6 +286,41 @@ fn legal(g: &Game) -> Vec<Legal> {
     }
 }
 
+/// Why the places the side to move might tap start no move, by name: its
+/// own holes or pits, and in Yoté the empty holes once its reserve is empty
+/// (a board needs no word for the opponent's places).
+fn refusals(g: &Game) -> BTreeMap<String, &'static str> {
+    if g.status() != Status::Playing || g.machine_to_move() {
+        return BTreeMap::new();
+    }
+    match &g.play {
+        Play::Yote(r) => {
+            let pos = r.position();
+            let mine = pos.balls(pos.turn())
+                | if pos.reserve(pos.turn()) == 0 {
+                    pos.empty()
+                } else {
+                    0
+                };
+            Square::all()
+                .filter(|sq| mine & sq.bit() != 0)
+                .filter_map(|sq| pos.refusal(sq).map(|why| (sq.to_string(), why.code())))
+                .collect()
+        }
+        Play::Nsolo(r) => {
+            let pos = r.position();
+            let rows = match pos.turn() {
+                nsolo::Side::South => [Row::A, Row::B],
+                nsolo::Side::North => [Row::C, Row::D],
+            };
+            rows.into_iter()
+                .flat_map(|row| (1..=pos.size()).filter_map(move |col| Pit::new(row, col)))
+                .filter_map(|pit| pos.refusal(pit).map(|why| (pit.to_string(), why.code())))
+                .collect()
+        }
+    }
+}
+
 /// The state of a game as the API shows it.
 pub fn state(g: &Game) -> State {
     let machine = g.machine_side();
@@ -326,9 +366,12 @@ pub fn state(g: &Game) -> State {
         result: g.result(),
         draw_offer: g.draw_offer,
         draw_declined: g.draw_declined,
+        takeback_offer: g.takeback_offer,
+        takeback_declined: g.takeback_declined,
         yote,
         nsolo,
         legal: legal(g),
+        refusals: refusals(g),
         last,
         status: g.status(),
         time_control: g.row.time_control.to_string(),

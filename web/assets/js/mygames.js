@@ -1,0 +1,28 @@
+// This browser's games in words, for « Mes parties » and the home page's
+// « Reprendre la partie »: what game, against whom, how far it went.
+
+import { t } from './i18n.js';
+import { gameLabel, resultText } from './online.js';
+
+export function inProgress(s) {
+  return !!s && !s.result && s.status !== 'finished' && s.status !== 'damaged';
+}
+
+function opponentWords(s, side) {
+  if (s.opponent === 'machine') return t('game.vsMachine', { level: t(`level.${s.level}`) });
+  if (s.opponent === 'online') return t('game.online');
+  return t('game.local');
+}
+
+/** {title, line}: « Yoté · contre la machine, Débutant » and « 12 tours · à vous de jouer ». */
+export function describe(s, side) {
+  const title = `${gameLabel(s)} · ${opponentWords(s, side)}`;
+  const turns = t('moves.turns', { n: Math.ceil((s.ply || 0) / 2) });
+  let where;
+  if (inProgress(s)) where = s.status === 'waiting' ? t('online.waiting') : t(`status.turn.${s.turn}`);
+  else {
+    const r = resultText(s.result);
+    where = [r.word, r.reason].filter(Boolean).join(' — ');
+  }
+  return { title, line: `${turns} · ${where}` };
+}
