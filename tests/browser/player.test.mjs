@@ -290,13 +290,16 @@ test('a tap that cannot be played says why, in the reader\'s language', { skip }
       const s = await api(server.base, 'GET', `/api/games/${g.id}`);
       assert.equal(s.refusals.c3, 'reserve_first');
       await page.click('[data-cell="c3"]');
-      await page.waitForSelector('#message:not([hidden])');
-      assert.equal(await page.textContent('#message'), fr['refusal.reserve_first']);
-      assert.equal(await page.textContent('#message'), 'Posez d’abord vos boules.');
+      await page.waitForSelector('#tap-note:not([hidden])');
+      assert.equal(await page.textContent('#tap-note'), fr['refusal.reserve_first']);
+      assert.equal(await page.textContent('#tap-note'), 'Posez d’abord vos boules.');
+      // Where the eye is: inside the viewport, even on a phone.
+      const box = await page.locator('#tap-note').boundingBox();
+      assert.ok(box && box.y >= 0 && box.y + box.height <= h, `note at ${JSON.stringify(box)}`);
       await shot(page, `refusal-yote-${w}`);
       // An opponent's ball.
       await page.click('[data-cell="d4"]');
-      await page.waitForFunction((t) => document.getElementById('message').textContent === t, fr['refusal.theirs.yote']);
+      await page.waitForFunction((t) => document.getElementById('tap-note').textContent === t, fr['refusal.theirs.yote']);
       await page.close();
     }
 
@@ -308,7 +311,7 @@ test('a tap that cannot be played says why, in the reader\'s language', { skip }
     const s = await api(server.base, 'GET', `/api/games/${g.id}`);
     assert.equal(s.refusals.B8, 'empty');
     await page.click('[data-pit="B8"]');
-    await page.waitForFunction((t) => document.getElementById('message').textContent === t, 'Cette case est vide.');
+    await page.waitForFunction((t) => document.getElementById('tap-note').textContent === t, 'Cette case est vide.');
 
     // Online, out of turn: whose turn it is.
     const on = await api(server.base, 'POST', '/api/games', { game: 'yote', opponent: 'online', side: 'red', name: 'Awa' });
@@ -317,7 +320,7 @@ test('a tap that cannot be played says why, in the reader\'s language', { skip }
     await openGame(page, server.base, on);
     await page.waitForSelector('body[data-ply="1"]');
     await page.click('[data-cell="a1"]');
-    await page.waitForFunction(() => document.getElementById('message').textContent === 'C’est au tour des Noires.');
+    await page.waitForFunction(() => document.getElementById('tap-note').textContent === 'C’est au tour des Noires.');
   } finally {
     await browser.close();
     await server.stop();
@@ -367,7 +370,7 @@ test('an import refused names the turn, the move and the reason in French', { sk
     await page.click('#import-btn');
     await page.waitForSelector('#import-error:not([hidden])');
     const text = await page.textContent('#import-error');
-    assert.equal(text, 'Ce texte n’a pas pu être lu. Coup 3 (c3-e3)\u00a0: e3 n’est pas voisin de c3');
+    assert.equal(text, 'Ce texte n’a pas pu être lu. Tour 3 (c3-e3)\u00a0: e3 n’est pas voisin de c3');
     assert.doesNotMatch(text, /Illegal|ply/);
     await shot(page, 'import-error-390');
   } finally {

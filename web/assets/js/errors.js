@@ -18,7 +18,7 @@ export function errorText(e, context) {
 }
 
 // An imported record's refusal, worded from its `details` (docs/online.md):
-// « Coup 3 (c3-e3) : e3 n’est pas voisine de c3 » for a move, a sentence of
+// « Tour 3 (c3-e3) : e3 n’est pas voisin de c3 » for a move, a sentence of
 // its own for a header; the plain error words when the details are missing
 // or unknown to the dictionary.
 export function importErrorText(e) {

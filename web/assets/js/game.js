@@ -15,6 +15,8 @@ import { clockText, gameLabel, tcLabel } from './online.js';
 import * as settings from './settings.js';
 import { mountSettings, showFaceToFace } from './settings-panel.js';
 import { MoveList } from './movelist.js';
+import * as P from './permissions.js';
+import { other, humanSides, vsMachine, online, local, over, damaged, inPlay, sidesOf, newGameLink, stonesOf } from './permissions.js';
 
 const $ = (id) => document.getElementById(id);
 const id = decodeURIComponent(location.pathname.replace(/\/+$/, '').split('/').pop());
@@ -43,136 +45,40 @@ let viewing = null; // the ply shown read-only from the move list, or null for t
 let frames = null; // {frames, moves}: the game's positions, read once for the move list
 let proposed = null; // a move waiting for the player's confirmation (a setting)
 let counts = null; // Nsolo stone counts in step with the running animation
-let noteTimer = null;
+let noteTimer = null; // hides the refusal note
 
-const other = { red: 'black', black: 'red', south: 'north', north: 'south' };
-
-function humanSides(s) {
-  return Object.keys(s.players || {}).filter((k) => s.players[k] === 'human');
-}
-
-function vsMachine(s) {
-  return s.opponent === 'machine';
-}
-
-function online(s) {
-  return s.opponent === 'online';
-}
-
-// Two players on one screen.
-function local(s) {
-  return !online(s) && !vsMachine(s);
-}
-
-function over(s) {
-  return !!s.result || s.status === 'finished';
-}
-
-// A game whose stored moves no longer replay: shown as far as it goes, read-only.
-function damaged(s) {
-  return s.status === 'damaged';
-}
-
-// Moves can still be made (by someone): started, not over, not damaged.
-function inPlay(s) {
-  return s.status === 'playing' && !over(s);
-}
-
-// Online: this page's side, and its place in the side's team.
-function mySide(s) {
-  return seat && online(s) && saved.side in (s.teams || {}) ? saved.side : null;
-}
-
-function myIndex(s) {
-  const side = mySide(s);
-  if (!side) return null;
-  if (Number.isInteger(saved.index)) return saved.index;
-  const team = s.teams[side] || [];
-  const i = saved.name ? team.map((m) => m.name).indexOf(saved.name) : -1;
-  if (i >= 0) return i;
-  return team.length === 1 ? 0 : null;
-}
-
-function myHand(s) {
-  const h = s.next_hand;
-  return !!h && h.side === mySide(s) && h.index === myIndex(s);
-}
+// The rules of the page (who may play, whose side is whose) live in
+// permissions.js, as pure functions of the state and this page's seat.
+const mySide = (s) => P.mySide(s, saved);
+const myIndex = (s) => P.myIndex(s, saved);
+const myHand = (s) => P.myHand(s, saved);
+const canPlay = (s) => P.canPlay(s, saved, pending);
 
 // The seat's natural orientation, turned round when the player asks.
 function flipped(s) {
-  return seatFlipped(s) !== !!settings.get('flip');
+  return P.seatFlipped(s, saved) !== !!settings.get('flip');
 }
 
-function seatFlipped(s) {
-  if (online(s)) {
-    const m = mySide(s);
-    return m === 'black' || m === 'north';
-  }
-  if (!seat || !vsMachine(s)) return false;
-  const h = humanSides(s)[0];
-  return h === 'black' || h === 'north';
-}
-
-function canPlay(s) {
-  if (online(s)) return !!seat && inPlay(s) && myHand(s) && !pending;
-  return !!seat && inPlay(s) && s.players[s.turn] === 'human' && !s.thinking;
-}
-
-// « Nouvelle partie » keeps this game's choices: game, size, level, side.
-function newGameLink(s) {
-  const q = new URLSearchParams({ jeu: s.game });
-  if (s.game === 'nsolo') q.set('taille', String(s.size));
-  if (online(s)) q.set('adversaire', 'en-ligne');
-  else if (vsMachine(s)) {
-    q.set('niveau', s.level);
-    const h = humanSides(s)[0];
-    if (h) q.set('camp', sidesOf(s).indexOf(h) === 0 ? 'premier' : 'second');
-  } else q.set('adversaire', 'local');
-  return `/nouvelle?${q}`;
-}
-
-// Stones on each side, from rows A and B (South's) and C and D (North's).
-function stonesOf(rows) {
-  const sum = (r) => (rows[r] || []).reduce((a, b) => a + b, 0);
-  return { south: sum('A') + sum('B'), north: sum('C') + sum('D') };
-}
-
-// A tap on a hole or pit that starts no move: say why, briefly. The reason
-// for the mover's own squares comes from the server (`refusals`); the rest
-// is whose turn it is.
+// A tap on a hole or pit that starts no move: say why, briefly.
 function refuse(name, stage = 'origin') {
   const s = shown;
   if (!s || viewing != null || replaying || sending || proposed) return;
-  let key = null;
-  if (!seat) key = 'refusal.watching';
-  // Halfway through a move: the board was waiting for a destination, a
-  // second ball or a bonus pit.
-  else if (['target', 'second', 'bonus'].includes(stage)) key = `refusal.${stage}`;
-  else if (!inPlay(s)) key = over(s) ? 'refusal.over' : 'refusal.notStarted';
-  else if (online(s) && pending) return;
-  else if (online(s) && !myHand(s)) key = mySide(s) === s.turn ? 'refusal.teammate' : `refusal.turn.${s.turn}`;
-  else if (!online(s) && (s.players[s.turn] !== 'human' || s.thinking)) key = 'refusal.machine';
-  else if (s.refusals && s.refusals[name]) key = `refusal.${s.refusals[name]}`;
-  else if (ownerOf(s, name) && ownerOf(s, name) !== s.turn) key = `refusal.theirs.${s.game}`;
-  else key = 'refusal.none';
-  say({ key, vars: { turn: t(`side.${s.turn}`) }, transient: true, fade: true });
+  const key = P.refusalKey(s, saved, name, stage, pending);
+  if (key) tapNote(t(key));
 }
 
-function ownerOf(s, name) {
-  if (s.game === 'yote') return s.yote.board[name] || null;
-  return 'AB'.includes(name[0]) ? 'south' : 'north';
+// A refusal shows where the eye is, over the page's foot, and fades.
+function tapNote(text) {
+  const n = $('tap-note');
+  n.textContent = text;
+  n.hidden = false;
+  clearTimeout(noteTimer);
+  noteTimer = setTimeout(() => (n.hidden = true), 3000);
 }
 
 function say(n) {
   note = n;
   renderNote();
-  clearTimeout(noteTimer);
-  // A short refusal fades; an error stays until the next action.
-  if (n && n.fade) {
-    noteTimer = setTimeout(() => {
-      if (note === n) say(null);
-    }, 3500);
-  }
 }
 
 // ---- states in, one at a time ------------------------------------------
@@ -374,10 +280,6 @@ function renderWaiting(s) {
     col.append(h, ul);
     places.append(col);
   }
-}
-
-function sidesOf(s) {
-  return s.game === 'yote' ? ['red', 'black'] : ['south', 'north'];
 }
 
 function presence(m) {
