@@ -12,6 +12,7 @@
 //!   bounded pool.
 //! - [`params`]: every tunable in one place.
 
+pub mod analysis;
 pub mod game;
 pub mod greedy;
 pub mod level;
@@ -21,6 +22,7 @@ pub mod params;
 pub mod player;
 pub mod score;
 pub mod search;
+pub mod tables;
 pub mod time;
 pub mod tt;
 pub mod worker;

@@ -4,6 +4,7 @@
 //! an illegal move (nothing on stdout, one line on stderr), 1 for any other
 //! failure.
 
+mod analyse;
 mod arena;
 mod bench;
 mod conformance;
@@ -12,6 +13,7 @@ mod engine;
 mod loadtest;
 mod serve;
 mod start;
+mod tables;
 
 use std::process::ExitCode;
 
@@ -95,6 +97,14 @@ enum Command {
     },
     /// Search fixed positions to fixed depths: node checksum and speed.
     Bench,
+    /// Judge every move of an exported record: one JSON line a ply
+    /// (docs/analysis.md).
+    Analyse(analyse::AnalyseArgs),
+    /// Yoté endgame tables: build, probe, stats (docs/tables.md).
+    Tables {
+        #[command(subcommand)]
+        command: tables::TablesCommand,
+    },
     /// Measure a running server: online games played by bots (play), idle
     /// games' memory (idle-games) or idle live connections' (idle-sockets).
     ///
@@ -215,6 +225,8 @@ fn main() -> ExitCode {
             arena::run(settings, params).map_err(Failure::Other)
         }
         Command::Bench => bench::run(Params::default()).map_err(Failure::Other),
+        Command::Analyse(args) => analyse::run(&args),
+        Command::Tables { command } => tables::run(command),
         Command::Loadtest {
             addr,
             mode,

@@ -7,7 +7,8 @@
 //! string becomes a `Position` through a `Result`; a `Move` parses from and
 //! displays as the game's notation; `Position::play` refuses illegal moves with
 //! an [`IllegalMove`]; `Position::outcome` tells whether the game is over.
-//! [`Record`] holds a whole game and knows the rules that need its history.
+//! [`Record`] holds a whole game and knows the rules that need its history;
+//! [`record_text::read`] reads one back from its exported text.
 //! `Position::refusal` says why a place cannot start a move ([`Refusal`]).
 //! [`GamePosition`] is the trait the generic tools (records, perft drivers,
 //! servers) use to treat both games alike.
@@ -18,6 +19,7 @@ mod mix;
 pub mod nsolo;
 mod outcome;
 mod record;
+pub mod record_text;
 mod refusal;
 pub mod yote;
 

@@ -9,7 +9,7 @@ use axum::http::header;
 use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use palabre_rules::{GamePosition, Record};
+use palabre_rules::record_text::{self, RecordText, RecordTextError};
 use serde_json::{Value, json};
 
 use crate::domain::{GameKind, Opponent, Side};
@@ -127,130 +127,74 @@ async fn export(
     ))
 }
 
-/// A record's headers and moves.
-fn parse_record(text: &str) -> (BTreeMap<String, String>, Vec<String>) {
-    let mut headers = BTreeMap::new();
-    let mut moves = Vec::new();
-    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
-        if let Some(inner) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
-            if let Some((key, value)) = inner.split_once(' ') {
-                headers.insert(
-                    key.to_lowercase(),
-                    value.trim().trim_matches('"').to_owned(),
-                );
-            }
-            continue;
-        }
-        moves.extend(
-            line.split_whitespace()
-                .filter(|w| !w.ends_with('.'))
-                .map(str::to_owned),
-        );
-    }
-    (headers, moves)
-}
-
-/// A refused record's header: `kind` names what is wrong with it.
-fn bad_header(message: String, kind: &str, args: Value) -> AppError {
-    AppError::BadRequest(message).with_details(json!({ "kind": kind, "args": args }))
-}
-
-/// Plays the moves of a record, naming the first one refused: its ply, its
-/// number in the record (two plies a turn, from 1), the side that played
-/// it, and the rule it breaks with the places that rule names.
-fn replay_moves<P: GamePosition>(record: &mut Record<P>, moves: &[String]) -> Result<(), AppError> {
-    for (ply, text) in moves.iter().enumerate() {
-        let side = record.position().turn().to_string();
-        let refused = |error: AppError, kind: &str, args: Value| {
-            error.with_details(json!({
-                "ply": ply,
-                "turn": ply / 2 + 1,
-                "side": side,
-                "move": text,
-                "kind": kind,
-                "args": args,
-            }))
-        };
-        let m = match text.parse::<P::Move>() {
-            Ok(m) => m,
-            Err(e) => {
-                let error = AppError::MalformedMove(format!("ply {ply}: {text}: {e}"));
-                return Err(refused(error, "malformed", json!({})));
-            }
-        };
-        if let Err(e) = record.play(&m) {
-            let args: serde_json::Map<String, Value> = e
+/// A refused record as the API's error: the code (`bad_request`,
+/// `malformed_move` or `illegal_move`) and, in `details`, what is wrong:
+/// for a move its ply, its number in the record (two plies a turn, from 1),
+/// the side that played it, and the rule it breaks with the places that
+/// rule names.
+fn refused(e: RecordTextError) -> AppError {
+    let kind = e.kind();
+    let message = e.to_string();
+    let (error, details) = match &e {
+        RecordTextError::Malformed {
+            ply, side, text, ..
+        } => (
+            AppError::MalformedMove(message),
+            move_details(*ply, side, text, kind, json!({})),
+        ),
+        RecordTextError::Illegal {
+            ply,
+            side,
+            text,
+            error,
+        } => {
+            let args: serde_json::Map<String, Value> = error
                 .args()
                 .iter()
                 .map(|(name, value)| ((*name).to_owned(), Value::from(value.as_str())))
                 .collect();
-            let error = AppError::IllegalMove(format!("ply {ply}: {text}: {e}"));
-            return Err(refused(error, e.kind().code(), Value::Object(args)));
+            (
+                AppError::IllegalMove(message),
+                move_details(*ply, side, text, kind, Value::Object(args)),
+            )
         }
+        header => (
+            AppError::BadRequest(message),
+            json!({ "kind": kind, "args": header_args(header) }),
+        ),
+    };
+    error.with_details(details)
+}
+
+fn move_details(ply: usize, side: &str, text: &str, kind: &str, args: Value) -> Value {
+    json!({ "ply": ply, "turn": ply / 2 + 1, "side": side, "move": text, "kind": kind, "args": args })
+}
+
+/// The values a header's fault names, for the page's words.
+fn header_args(e: &RecordTextError) -> Value {
+    match e {
+        RecordTextError::TooManyMoves { count, max } => json!({ "max": max, "count": count }),
+        RecordTextError::UnknownGame(game) => json!({ "game": game }),
+        RecordTextError::BadSize(size) => json!({ "size": size }),
+        RecordTextError::BadStart { start, .. } => json!({ "start": start }),
+        RecordTextError::SizeMismatch { size, start } => {
+            json!({ "size": size.to_string(), "start": start.to_string() })
+        }
+        _ => json!({}),
     }
-    Ok(())
 }
 
 /// Replays a record: the frames, or why it does not replay.
 pub fn replay_record(text: &str, max_plies: usize) -> Result<Value, AppError> {
-    let (headers, moves) = parse_record(text);
-    if moves.len() > max_plies {
-        return Err(bad_header(
-            format!(
-                "a record has at most {max_plies} moves, this one has {}",
-                moves.len()
-            ),
-            "too_many_moves",
-            json!({ "max": max_plies, "count": moves.len() }),
-        ));
-    }
-    let game = headers
-        .get("game")
-        .ok_or_else(|| bad_header("missing [Game \"…\"]".into(), "missing_game", json!({})))?;
-    let kind: GameKind = game
-        .parse()
-        .map_err(|e| bad_header(format!("{e}"), "unknown_game", json!({ "game": game })))?;
-    let size: Option<u8> = match headers.get("size") {
-        Some(s) => Some(s.parse().map_err(|_| {
-            bad_header(
-                format!("size {s:?} is not a number"),
-                "bad_size",
-                json!({ "size": s }),
-            )
-        })?),
-        None => None,
+    let play = match record_text::read(text, max_plies).map_err(refused)? {
+        RecordText::Yote(record) => Play::Yote(record),
+        RecordText::Nsolo(record) => Play::Nsolo(record),
     };
-    let start = match (headers.get("start"), kind) {
-        (Some(fen), _) => fen.clone(),
-        (None, GameKind::Yote) => palabre_rules::yote::Position::START.to_string(),
-        (None, GameKind::Nsolo) => {
-            let size = size.unwrap_or(8);
-            palabre_rules::nsolo::Position::start(size)
-                .map_err(|e| {
-                    bad_header(
-                        e.to_string(),
-                        "bad_size",
-                        json!({ "size": size.to_string() }),
-                    )
-                })?
-                .to_string()
-        }
+    let kind = match play {
+        Play::Yote(_) => GameKind::Yote,
+        Play::Nsolo(_) => GameKind::Nsolo,
     };
-    let mut play = Play::start(kind, &start)
-        .map_err(|e| bad_header(e, "bad_start", json!({ "start": start })))?;
-    let actual = size_of(&play);
-    if let Some(given) = size.filter(|s| *s != actual) {
-        return Err(bad_header(
-            format!("[Size] says {given}, the start position has {actual}"),
-            "size_mismatch",
-            json!({ "size": given.to_string(), "start": actual.to_string() }),
-        ));
-    }
-    match &mut play {
-        Play::Yote(r) => replay_moves(r, &moves)?,
-        Play::Nsolo(r) => replay_moves(r, &moves)?,
-    }
-    Ok(json!({ "game": kind, "size": actual, "frames": view::frames(&play) }))
+    Ok(json!({ "game": kind, "size": size_of(&play), "frames": view::frames(&play) }))
 }
 
 /// Checks an exported game and answers with its replay frames.

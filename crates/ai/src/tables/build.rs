@@ -1,0 +1,294 @@
+//! Retrograde analysis of one material pair at a time, by increasing ball
+//! count.
+//!
+//! A quiet move from material `m v o` leads to `o v m` (the other side is to
+//! move), so the two are solved together; a capture leads to a smaller,
+//! already solved material, read at a full quiet budget since a capture
+//! resets the count. The first pass classifies every position from its
+//! captures alone: a capture into a lost position (or taking the last ball)
+//! wins with DTC 1; a side that cannot step and whose captures all lose (or
+//! that cannot act at all: Ndar-Kepp) loses with DTC 1; a capture into a draw
+//! means the position can never be lost. Then level by level, each position
+//! decided at DTC `d` decides its quiet predecessors: a loss makes every
+//! predecessor a win at `d + 1`; a win counts one more refuted step of each
+//! predecessor, which is lost at `d + 1` when its last step is refuted.
+//! Nothing is decided beyond DTC 120: what is left is drawn, since no quiet
+//! budget is long enough to convert it.
+
+use std::collections::HashMap;
+use std::fs;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use palabre_rules::yote::QUIET_LIMIT;
+use palabre_rules::yote::bitboard::{Bits, Dir, FULL};
+
+use super::index::{self, Material, binomial};
+use super::{Entry, MaterialStats, TableError, format, tunables};
+
+/// `pending` value of a position that a capture keeps from losing.
+const ESCAPE: u8 = u8::MAX;
+
+/// Solved materials kept in memory for the captures of bigger ones.
+type Solved = HashMap<Material, Vec<u8>>;
+
+/// What a build did.
+#[derive(Debug, Clone, Default)]
+pub struct BuildReport {
+    /// Each material, in build order.
+    pub materials: Vec<MaterialStats>,
+    /// Entries written.
+    pub positions: u64,
+    /// Bytes written, headers and trailers included.
+    pub bytes: u64,
+}
+
+/// One material being solved.
+#[derive(Debug)]
+struct Work {
+    material: Material,
+    /// Each position's [`Cell`], side by side so that deciding a predecessor
+    /// costs one cache miss.
+    cells: Vec<Cell>,
+}
+
+/// The encoded entry (0: undecided until the end, then a draw), and the
+/// quiet moves not yet refuted (or [`ESCAPE`]).
+type Cell = [u8; 2];
+
+impl Work {
+    /// The encoded entries, the work done.
+    fn into_values(self) -> (Material, Vec<u8>) {
+        (self.material, self.cells.iter().map(|c| c[0]).collect())
+    }
+}
+
+/// Builds every material of at most `max` balls into `dir`, calling
+/// `progress` after each material with its counts and the time its pair took.
+pub fn build(
+    dir: &Path,
+    max: u8,
+    mut progress: impl FnMut(&MaterialStats, Duration),
+) -> Result<BuildReport, TableError> {
+    if max > tunables::MAX_BALLS {
+        return Err(TableError::TooManyBalls {
+            asked: max,
+            max: tunables::MAX_BALLS,
+        });
+    }
+    fs::create_dir_all(dir).map_err(|e| TableError::io(dir, e))?;
+    let mut solved = Solved::new();
+    let mut report = BuildReport::default();
+    for total in 2..=max {
+        solved.retain(|m, _| m.total() + 2 >= total);
+        for mover in 1..=total / 2 {
+            let first = Material::new(mover, total - mover).expect("1 to 12 balls a side");
+            let group = if first.mover == first.other {
+                vec![first]
+            } else {
+                vec![first, first.swapped()]
+            };
+            let start = Instant::now();
+            for work in solve(&group, &solved) {
+                let (material, values) = work.into_values();
+                report.bytes += format::write(dir, material, &values)?;
+                report.positions += values.len() as u64;
+                let stats = MaterialStats::of(material, &values);
+                progress(&stats, start.elapsed());
+                report.materials.push(stats);
+                if total + 2 <= max {
+                    solved.insert(material, values);
+                }
+            }
+        }
+    }
+    Ok(report)
+}
+
+/// Solves a material and, if different, its swap.
+fn solve(group: &[Material], solved: &Solved) -> Vec<Work> {
+    let mut work: Vec<Work> = group.iter().map(|&m| first_pass(m, solved)).collect();
+    let slot = |m: Material| {
+        group
+            .iter()
+            .position(|&g| g == m)
+            .expect("pair solved together")
+    };
+    for level in 1..QUIET_LIMIT {
+        let mut found = false;
+        for from in 0..work.len() {
+            let to = slot(work[from].material.swapped());
+            found |= propagate(&mut work, from, to, level);
+        }
+        if !found {
+            break;
+        }
+    }
+    work
+}
+
+fn threads() -> usize {
+    match tunables::BUILD_THREADS {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    }
+}
+
+/// Classifies every position of `material` from its captures and step count.
+fn first_pass(material: Material, solved: &Solved) -> Work {
+    let size = usize::try_from(material.size()).expect("fits in memory");
+    let block = material.block();
+    let movers = binomial(index::HOLES, material.mover.into());
+    let mut cells = vec![[0u8; 2]; size];
+    let per = movers.div_ceil(threads() as u64);
+    let chunk = usize::try_from(per * block).expect("fits in memory");
+    std::thread::scope(|scope| {
+        for (part, cells) in (0u64..).zip(cells.chunks_mut(chunk)) {
+            let ranks = part * per..((part + 1) * per).min(movers);
+            let base = part * per * block;
+            scope.spawn(move || {
+                index::for_each(material, ranks, |i, mover, other| {
+                    cells[(i - base) as usize] = classify(material, mover, other, solved);
+                });
+            });
+        }
+    });
+    Work { material, cells }
+}
+
+/// The best a capture achieves, from the capturer's side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum CaptureBest {
+    /// No capture, or every capture loses.
+    Nothing,
+    Draw,
+    Win,
+}
+
+/// The first-pass cell of a position.
+fn classify(material: Material, mover: u32, other: u32, solved: &Solved) -> Cell {
+    let empty = FULL & !(mover | other);
+    let steps: u32 = Dir::ALL
+        .iter()
+        .map(|d| (d.shift(mover) & empty).count_ones())
+        .sum();
+    match best_capture(material, mover, other, solved) {
+        CaptureBest::Win => [Entry::Win(1).encode(), 0],
+        CaptureBest::Draw => [0, ESCAPE],
+        CaptureBest::Nothing if steps == 0 => [Entry::Loss(1).encode(), 0],
+        CaptureBest::Nothing => [0, steps as u8],
+    }
+}
+
+fn best_capture(material: Material, mover: u32, other: u32, solved: &Solved) -> CaptureBest {
+    let empty = FULL & !(mover | other);
+    let mut best = CaptureBest::Nothing;
+    for dir in Dir::ALL {
+        for to in Bits(dir.shift(dir.shift(mover) & other) & empty) {
+            let Some(child) = material.after_capture() else {
+                return CaptureBest::Win;
+            };
+            let table = &solved[&child];
+            let (to, delta) = (i32::from(to), i32::from(dir.delta()));
+            let capturer = mover ^ 1 << (to - 2 * delta) ^ 1 << to;
+            let left = other & !(1 << (to - delta));
+            for second in Bits(left) {
+                let victim = left & !(1 << second);
+                match Entry::decode(table[child.index(victim, capturer) as usize]) {
+                    Some(Entry::Loss(_)) => return CaptureBest::Win,
+                    Some(Entry::Draw) => best = CaptureBest::Draw,
+                    _ => {}
+                }
+            }
+        }
+    }
+    best
+}
+
+/// Decides the predecessors (in `work[to]`) of the positions of `work[from]`
+/// decided at `level`; whether there were any.
+fn propagate(work: &mut [Work], from: usize, to: usize, level: u8) -> bool {
+    let (win, loss) = (Entry::Win(level).encode(), Entry::Loss(level).encode());
+    let (material, target) = (work[from].material, work[to].material);
+    let len = work[from].cells.len();
+    let mut found = false;
+    for start in (0..len).step_by(tunables::SCAN_CHUNK) {
+        let end = (start + tunables::SCAN_CHUNK).min(len);
+        let hits = hit_mask(&work[from].cells[start..end], win, loss);
+        found |= hits != 0;
+        for bit in Bits64(hits) {
+            let i = start + bit;
+            let lost = work[from].cells[i][0] == loss;
+            let (mover, other) = material.unindex(i as u64);
+            predecessors(mover, other, |before| {
+                let p = target.index(before, mover) as usize;
+                decide(&mut work[to], p, lost, level + 1);
+            });
+        }
+    }
+    found
+}
+
+/// Bit `i` set when the entry of `chunk[i]` is `a` or `b`.
+fn hit_mask(chunk: &[Cell], a: u8, b: u8) -> u64 {
+    // Without a short cut, so that the common miss compiles to vector code.
+    if !chunk
+        .iter()
+        .fold(false, |any, c| any | (c[0] == a) | (c[0] == b))
+    {
+        return 0;
+    }
+    chunk
+        .iter()
+        .enumerate()
+        .filter(|&(_, c)| c[0] == a || c[0] == b)
+        .fold(0, |m, (i, _)| m | 1 << i)
+}
+
+/// Records that predecessor `p` has a quiet move into a position lost
+/// (`child_lost`) or won for the side then to move.
+fn decide(work: &mut Work, p: usize, child_lost: bool, level: u8) {
+    let [value, pending] = &mut work.cells[p];
+    if *value != 0 {
+        return;
+    }
+    if child_lost {
+        *value = Entry::Win(level).encode();
+        return;
+    }
+    if *pending == ESCAPE {
+        return;
+    }
+    *pending -= 1;
+    if *pending == 0 {
+        *value = Entry::Loss(level).encode();
+    }
+}
+
+/// Calls `f(mover_before)` for each step the side that just moved (`other`)
+/// could have made into this position; the side to move before is `other`
+/// with one ball taken back, and the side to move now becomes the other.
+fn predecessors(mover: u32, other: u32, mut f: impl FnMut(u32)) {
+    let empty = FULL & !(mover | other);
+    for dir in Dir::ALL {
+        for back in Bits(dir.shift(other) & empty) {
+            let now = i32::from(back) - i32::from(dir.delta());
+            f(other ^ 1 << now ^ 1 << back);
+        }
+    }
+}
+
+/// Iterates the set bits of a `u64`, lowest first.
+struct Bits64(u64);
+
+impl Iterator for Bits64 {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        (self.0 != 0).then(|| {
+            let i = self.0.trailing_zeros() as usize;
+            self.0 &= self.0 - 1;
+            i
+        })
+    }
+}

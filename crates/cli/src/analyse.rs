@@ -1,0 +1,137 @@
+//! `palabre analyse`: reads an exported game record (a file or `-` for
+//! stdin), has the AI crate's [`analysis`] judge every move, and prints one
+//! JSON object a ply (docs/analysis.md). The whole record is checked before
+//! anything is printed, so a bad record leaves stdout empty.
+
+use std::io::{BufWriter, Read, Write};
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::Context;
+use clap::Args;
+use palabre_ai::analysis::{self, Analysable, PlyReport};
+use palabre_ai::level::{GameKind, Level};
+use palabre_ai::nsolo::Nsolo;
+use palabre_ai::yote::Yote;
+use palabre_ai::{Limits, Params, SearchLimit};
+use palabre_rules::{GamePosition, Record};
+use serde_json::Value;
+
+use crate::Failure;
+use palabre_rules::record_text::{self, RecordText, RecordTextError};
+
+#[derive(Debug, Clone, Args)]
+pub struct AnalyseArgs {
+    /// Search each position for this many milliseconds instead of to a depth.
+    #[arg(long, value_name = "MS", conflicts_with = "depth",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    movetime: Option<u64>,
+    /// Search each position to this depth (default: Confirmé's, 4 for Yoté
+    /// and 5 for Nsolo).
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=64))]
+    depth: Option<u32>,
+    /// The exported record (`/api/games/{id}/export`), or `-` for stdin.
+    file: PathBuf,
+}
+
+pub fn run(args: &AnalyseArgs) -> Result<(), Failure> {
+    let text = read_input(&args.file)?;
+    let game = record_text::read(&text, usize::MAX).map_err(|e| Failure::Input(describe(&e)))?;
+    let params = Params::default();
+    match &game {
+        RecordText::Yote(record) => {
+            let limits = limits(args, GameKind::Yote);
+            print(&Yote::new(params.clone()), record, &limits, &params)
+        }
+        RecordText::Nsolo(record) => {
+            let limits = limits(args, GameKind::Nsolo);
+            print(&Nsolo::new(params.clone()), record, &limits, &params)
+        }
+    }
+}
+
+/// A refused record in one line; a move is named by its ply from 1, like
+/// the analysis's output.
+fn describe(e: &RecordTextError) -> String {
+    let (ply, side, text, what, reason) = match e {
+        RecordTextError::Malformed {
+            ply,
+            side,
+            text,
+            error,
+        } => (ply, side, text, "malformed", error.to_string()),
+        RecordTextError::Illegal {
+            ply,
+            side,
+            text,
+            error,
+        } => (ply, side, text, "illegal", error.to_string()),
+        header => return header.to_string(),
+    };
+    format!(
+        "ply {} (turn {}, {side}): move {text:?}: {what}: {reason}",
+        ply + 1,
+        ply / 2 + 1
+    )
+}
+
+fn read_input(file: &PathBuf) -> Result<String, Failure> {
+    let mut text = String::new();
+    if file.as_os_str() == "-" {
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .context("reading the record from stdin")
+            .map_err(Failure::Other)?;
+    } else {
+        text = std::fs::read_to_string(file)
+            .with_context(|| format!("reading {}", file.display()))
+            .map_err(Failure::Other)?;
+    }
+    Ok(text)
+}
+
+/// The requested bound, or Confirmé's depth for this game.
+fn limits(args: &AnalyseArgs, kind: GameKind) -> Limits {
+    let limit = match (args.movetime, args.depth) {
+        (Some(ms), _) => SearchLimit::MoveTime(Duration::from_millis(ms)),
+        (None, Some(depth)) => SearchLimit::Depth(depth),
+        (None, None) => {
+            let style = Level::Confirme.style(kind, Duration::ZERO);
+            SearchLimit::Depth(style.depth.unwrap_or(4))
+        }
+    };
+    Limits::new().with(limit)
+}
+
+/// Prints each ply's line as soon as it is analysed.
+fn print<P: GamePosition, G: Analysable<P>>(
+    game: &G,
+    record: &Record<P>,
+    limits: &Limits,
+    params: &Params,
+) -> Result<(), Failure> {
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    let mut written = Ok(());
+    analysis::analyse_each(game, record, limits, params, |report| {
+        if written.is_ok() {
+            written = writeln!(out, "{}", json_line(&report)).and_then(|()| out.flush());
+        }
+    });
+    Ok(written?)
+}
+
+/// `{"ply":…,"move":…,"eval":…,"best":…,"mark":…}`, in that order.
+fn json_line<M: std::fmt::Display>(r: &PlyReport<M>) -> String {
+    let text = |s: String| Value::from(s).to_string();
+    let mark = r
+        .mark
+        .map_or_else(|| "null".to_owned(), |m| text(m.as_str().to_owned()));
+    format!(
+        "{{\"ply\":{},\"move\":{},\"eval\":{},\"best\":{},\"mark\":{}}}",
+        r.ply,
+        text(r.played.to_string()),
+        r.eval,
+        text(r.best.to_string()),
+        mark
+    )
+}

@@ -1,0 +1,128 @@
+//! `palabre analyse`, run as a user runs it: a record in, one JSON line a
+//! ply out, and bad records refused with nothing on stdout.
+
+use std::io::Write;
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+/// Red places c3, Black c4 beside it (Red may now jump c3xc5), Red plays a
+/// quiet a1 instead, and Black jumps c4xc2: two balls thrown away.
+const BLUNDER: &str = "[Game \"yote\"]\n[Size \"5\"]\n[Start \"5/5/5/5/5 12 12 r 0\"]\n\
+    [Date \"2026.11.30\"]\n[TimeControl \"none\"]\n[Red \"ana\"]\n[Black \"bo\"]\n\
+    [Result \"*\"]\n\n1. c3 c4\n2. a1 c4xc2/a1\n";
+
+/// The first plies of a 4×8 game, captures with bonuses included.
+const NSOLO: &str = "[Game \"nsolo\"]\n[Size \"8\"]\n[Result \"*\"]\n\n\
+    1. B3/D7:1,D8:1 C3/B7:1\n2. A2/D6:1 C7/A4:1,A7:1\n";
+
+/// Runs `palabre analyse ARGS` with `stdin`: exit code, stdout, stderr.
+fn analyse(args: &[&str], stdin: &str) -> (i32, String, String) {
+    let out = Command::cargo_bin("palabre")
+        .unwrap()
+        .arg("analyse")
+        .args(args)
+        .write_stdin(stdin)
+        .output()
+        .unwrap();
+    let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
+    (
+        out.status.code().unwrap(),
+        text(out.stdout),
+        text(out.stderr),
+    )
+}
+
+/// Each line parsed, checked to be an object with exactly the five fields.
+fn reports(stdout: &str) -> Vec<Value> {
+    stdout
+        .lines()
+        .map(|line| {
+            let v: Value = serde_json::from_str(line).unwrap();
+            let mut keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+            keys.sort_unstable();
+            assert_eq!(keys, ["best", "eval", "mark", "move", "ply"], "{line}");
+            assert!(line.starts_with("{\"ply\":"), "{line}");
+            v
+        })
+        .collect()
+}
+
+#[test]
+fn a_thrown_away_capture_is_a_blunder() {
+    let mut file = tempfile::NamedTempFile::new().unwrap();
+    file.write_all(BLUNDER.as_bytes()).unwrap();
+    let path = file.path().to_str().unwrap();
+    let (code, out, err) = analyse(&["--depth", "2", path], "");
+    assert_eq!(code, 0, "{err}");
+    let plies = reports(&out);
+    assert_eq!(plies.len(), 4);
+    let quiet = &plies[2];
+    assert_eq!((&quiet["ply"], &quiet["move"]), (&3.into(), &"a1".into()));
+    assert_eq!(quiet["mark"], "blunder");
+    assert!(
+        quiet["best"].as_str().unwrap().starts_with("c3xc5"),
+        "{quiet}"
+    );
+    assert!(quiet["eval"].as_i64().unwrap() <= -200, "{quiet}");
+    // Black's capture is the best move, so it is not marked.
+    let capture = &plies[3];
+    assert_eq!(capture["move"], "c4xc2/a1");
+    assert_eq!(capture["best"], capture["move"]);
+    assert_eq!(capture["mark"], Value::Null);
+    assert!(capture["eval"].as_i64().unwrap() >= 100, "{capture}");
+}
+
+#[test]
+fn one_json_object_a_ply_from_stdin() {
+    let (code, out, err) = analyse(&["--depth", "2", "-"], NSOLO);
+    assert_eq!(code, 0, "{err}");
+    let plies = reports(&out);
+    let moves = ["B3/D7:1,D8:1", "C3/B7:1", "A2/D6:1", "C7/A4:1,A7:1"];
+    assert_eq!(plies.len(), moves.len());
+    for (i, (ply, played)) in plies.iter().zip(moves).enumerate() {
+        assert_eq!(ply["ply"], i + 1);
+        assert_eq!(ply["move"], played);
+        assert!(ply["eval"].is_i64() && ply["best"].is_string(), "{ply}");
+        let mark = &ply["mark"];
+        assert!(
+            mark.is_null()
+                || ["inaccuracy", "mistake", "blunder"].contains(&mark.as_str().unwrap()),
+            "{ply}"
+        );
+        if ply["best"] == ply["move"] {
+            assert!(mark.is_null(), "{ply}");
+        }
+    }
+}
+
+#[test]
+fn movetime_bounds_the_search_instead_of_depth() {
+    let (code, out, err) = analyse(&["--movetime", "40", "-"], BLUNDER);
+    assert_eq!(code, 0, "{err}");
+    let plies = reports(&out);
+    assert_eq!(plies.len(), 4);
+    assert_eq!(plies[2]["mark"], "blunder");
+}
+
+#[test]
+fn bad_records_are_refused_with_nothing_on_stdout() {
+    let illegal = BLUNDER.replace("2. a1", "2. c3");
+    let malformed_move = BLUNDER.replace("2. a1", "2. z9");
+    let cases: [(&str, &str); 5] = [
+        (&illegal, "ply 3 (turn 2, red): move \"c3\": illegal"),
+        (
+            &malformed_move,
+            "ply 3 (turn 2, red): move \"z9\": malformed",
+        ),
+        ("1. c3 c4\n", "missing [Game"),
+        ("[Game \"chess\"]\n\n1. e4\n", "unknown game \"chess\""),
+        ("[Game \"yote\"\n\n1. c3\n", "missing [Game"),
+    ];
+    for (record, message) in cases {
+        let (code, out, err) = analyse(&["--depth", "1", "-"], record);
+        assert_eq!((code, out.as_str()), (2, ""), "{record}");
+        assert!(err.contains(message), "{err:?} should say {message:?}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+}
