@@ -13,6 +13,7 @@
 //! - [`params`]: every tunable in one place.
 
 pub mod analysis;
+pub mod endgame;
 pub mod game;
 pub mod greedy;
 pub mod level;

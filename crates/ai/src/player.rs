@@ -4,6 +4,7 @@
 //! request's limits and speaks in the rules crate's moves.
 
 use std::fmt;
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -11,9 +12,11 @@ use palabre_rules::{nsolo, yote};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
+use crate::endgame;
 use crate::level::{GameKind, Style};
 use crate::nsolo::Nsolo;
 use crate::search::{Info, SearchResult, Searcher};
+use crate::tables::Tables;
 use crate::time::Clock;
 use crate::tt::Table;
 use crate::yote::Yote;
@@ -52,6 +55,10 @@ pub struct Request {
     /// Caps on top of the level's own.
     pub limits: Limits,
     pub seed: u64,
+    /// Yoté endgame tables to answer from, without a search, where they
+    /// cover the position; the caller decides who deserves them (Expert,
+    /// hints).
+    pub tables: Option<Arc<Tables>>,
 }
 
 /// The answer: the move and how it was found.
@@ -85,6 +92,17 @@ pub fn think(
     tt.clear();
     match &req.position {
         AnyPosition::Yote(pos) => {
+            let known = req.tables.as_deref().and_then(|t| endgame::answer(t, pos));
+            if let Some(thought) = known {
+                report(&Info {
+                    depth: thought.depth,
+                    score: thought.score,
+                    nodes: 0,
+                    elapsed: thought.elapsed,
+                    pv: thought.pv.clone(),
+                });
+                return thought;
+            }
             let game = Yote::new(params.clone());
             let thought = choose(&game, params, pos, req, &style, clock, tt, stop, |i| {
                 report(&convert_info(i, |m| AnyMove::Yote(*m)))
@@ -238,6 +256,7 @@ pub fn draw_request(position: &AnyPosition, history: &[u64]) -> Request {
         level: Level::Confirme,
         limits: Limits::new(),
         seed: 0,
+        tables: None,
     }
 }
 

@@ -17,6 +17,7 @@ fn request(position: AnyPosition, level: Level, seed: u64) -> Request {
         level,
         limits: Limits::new(),
         seed,
+        tables: None,
     }
 }
 

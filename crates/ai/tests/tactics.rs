@@ -15,6 +15,7 @@ fn expert(position: AnyPosition, depth: u32) -> palabre_ai::Thought {
         level: Level::Expert,
         limits: Limits::new().with(SearchLimit::Depth(depth)),
         seed: 1,
+        tables: None,
     };
     let params = Params::default();
     let mut tt = Table::new(16);

@@ -117,6 +117,7 @@ impl Contestant {
                     level: *level,
                     limits,
                     seed: turn.seed,
+                    tables: None,
                 };
                 think(&req, params, tt, &AtomicBool::new(false), |_| {})
                     .best

@@ -4,9 +4,12 @@
 
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
+use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 use palabre_ai::player::AnyPosition;
+use palabre_ai::tables::Tables;
 use palabre_ai::worker::{Report, Worker};
 use palabre_ai::{AnyMove, Level, Limits, Params, Request, SearchLimit};
 use palabre_rules::{GamePosition, Record, nsolo, yote};
@@ -39,6 +42,7 @@ impl Game {
             level,
             limits,
             seed,
+            tables: None,
         })
     }
 }
@@ -126,6 +130,8 @@ struct Session {
     game: Option<Game>,
     searching: bool,
     seed: u64,
+    /// Endgame tables, for Expert only: the other levels keep their style.
+    tables: Option<Arc<Tables>>,
 }
 
 /// What the main loop should do after a command.
@@ -162,7 +168,10 @@ impl Session {
         };
         self.seed += 1;
         match game.request(level, limits, self.seed) {
-            Some(req) => {
+            Some(mut req) => {
+                if level == Level::Expert {
+                    req.tables = self.tables.clone();
+                }
                 self.searching = true;
                 self.worker.think(req);
             }
@@ -187,7 +196,8 @@ impl Session {
 /// Reads commands until `quit` or the end of input. While a search runs,
 /// `isready` and `stop` are answered at once and other commands wait their
 /// turn, so a script may send a whole session without waiting.
-pub fn run(params: Params) -> anyhow::Result<()> {
+pub fn run(params: Params, tables: Option<&Path>) -> anyhow::Result<()> {
+    let tables = tables.map(Tables::open).transpose()?.map(Arc::new);
     let (lines_tx, lines) = crossbeam_channel::unbounded::<String>();
     std::thread::spawn(move || {
         for line in std::io::stdin().lock().lines().map_while(Result::ok) {
@@ -203,6 +213,7 @@ pub fn run(params: Params) -> anyhow::Result<()> {
         game: None,
         searching: false,
         seed: 0,
+        tables,
     };
     let mut pending: VecDeque<String> = VecDeque::new();
     let (mut quitting, mut input_open) = (false, true);

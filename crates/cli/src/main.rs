@@ -69,6 +69,10 @@ enum Command {
         /// Expert's budget a move, in milliseconds.
         #[arg(long, default_value_t = 2000)]
         expert_ms: u64,
+        /// Yoté endgame tables Expert answers from where they cover the
+        /// position (`palabre tables build`).
+        #[arg(long, value_name = "DIR", env = "PALABRE_TABLES")]
+        tables: Option<std::path::PathBuf>,
     },
     /// Play matches between two players and print the score and Elo.
     Arena {
@@ -192,10 +196,13 @@ fn main() -> ExitCode {
         } => conformance::perft(game, &start, depth, divide),
         Command::Moves { game, start } => conformance::moves(game, &start),
         Command::Replay { game, start, moves } => conformance::replay(game, &start, &moves),
-        Command::Engine { expert_ms } => engine::run(Params {
-            expert_budget_ms: expert_ms,
-            ..Params::default()
-        })
+        Command::Engine { expert_ms, tables } => engine::run(
+            Params {
+                expert_budget_ms: expert_ms,
+                ..Params::default()
+            },
+            tables.as_deref(),
+        )
         .map_err(Failure::Other),
         Command::Arena {
             game,

@@ -24,6 +24,10 @@ pub struct ServeArgs {
     /// not given).
     #[arg(long, env = "PALABRE_NODE")]
     pub node: Option<String>,
+    /// Yoté endgame tables (`palabre tables build`): Expert and hints play
+    /// from them where they cover the position.
+    #[arg(long, value_name = "DIR", env = "PALABRE_TABLES")]
+    pub tables: Option<std::path::PathBuf>,
     /// Games one address may create a minute (0: no limit).
     #[arg(long, env = "PALABRE_CREATES_PER_MINUTE", default_value_t = Limits::default().creates_per_minute)]
     pub creates_per_minute: u32,
@@ -96,6 +100,7 @@ impl ServeArgs {
             db: Some(self.db),
             bus: self.bus,
             node: self.node,
+            tables: self.tables,
             thinker: palabre_server::thinker::ThinkerConfig {
                 deep_queue: self.deep_queue,
                 quick_queue: self.quick_queue,

@@ -8,22 +8,7 @@ use palabre_rules::{nsolo, yote};
 
 /// Sends `script` at once and returns every line the engine printed.
 fn session(script: &str) -> Vec<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_palabre"))
-        .arg("engine")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
-    let out = BufReader::new(child.stdout.take().unwrap());
-    let lines = out.lines().map(Result::unwrap).collect();
-    assert!(child.wait().unwrap().success());
-    lines
+    session_with(&[], script)
 }
 
 fn bestmoves(lines: &[String]) -> Vec<&str> {
@@ -98,4 +83,62 @@ fn stop_answers_at_once() {
     let lines = session("position yote startpos\ngo movetime 60000\nstop\nquit\n");
     assert_eq!(bestmoves(&lines).len(), 1);
     assert!(start.elapsed().as_secs() < 30, "stop was ignored");
+}
+
+/// Sends `script` at once to `palabre engine ARGS` and returns what it printed.
+fn session_with(args: &[&str], script: &str) -> Vec<String> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_palabre"))
+        .arg("engine")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let out = BufReader::new(child.stdout.take().unwrap());
+    let lines = out.lines().map(Result::unwrap).collect();
+    assert!(child.wait().unwrap().success());
+    lines
+}
+
+#[test]
+fn expert_answers_from_the_endgame_tables_when_given_them() {
+    let dir = std::env::temp_dir().join(format!("palabre-engine-tables-{}", std::process::id()));
+    let built = Command::new(env!("CARGO_BIN_EXE_palabre"))
+        .args(["tables", "build", "--max", "4", "--dir"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "{built:?}");
+    // Three red balls against one black one: a won ending the tables solve.
+    let fen = "5/5/1r3/1r1b1/1r3 0 0 r 0";
+    let probe = Command::new(env!("CARGO_BIN_EXE_palabre"))
+        .args(["tables", "probe", "--fen", fen, "--dir"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let probe = String::from_utf8(probe.stdout).unwrap();
+    let table_best = probe
+        .lines()
+        .find_map(|l| l.strip_prefix("best: "))
+        .unwrap_or_else(|| panic!("no best move in {probe:?}"))
+        .to_owned();
+    let script = format!("position yote fen {fen}\ngo depth 2\nquit\n");
+    let with = session_with(&["--tables", dir.to_str().unwrap()], &script);
+    assert_eq!(bestmoves(&with), [table_best.as_str()], "{with:?}");
+    assert!(
+        with.iter().any(|l| l.starts_with("info depth 0")),
+        "{with:?}"
+    );
+    let without = session_with(&[], &script);
+    assert!(
+        !without.iter().any(|l| l.starts_with("info depth 0")),
+        "{without:?}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

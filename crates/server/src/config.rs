@@ -19,6 +19,8 @@ pub struct Config {
     pub bus: Option<String>,
     /// This node's name in a cluster (random if `None`).
     pub node: Option<String>,
+    /// Yoté endgame tables for Expert and hints (`palabre tables build`).
+    pub tables: Option<std::path::PathBuf>,
     pub params: Params,
     pub thinker: ThinkerConfig,
     pub limits: Limits,
@@ -138,6 +140,7 @@ impl Default for Config {
             db: Some("palabre.db".into()),
             bus: None,
             node: None,
+            tables: None,
             params: Params {
                 tt_bits: 18,
                 ..Params::default()

@@ -41,7 +41,19 @@ impl AppState {
                 Some(cluster)
             }
         };
-        let thinker = Arc::new(Thinker::new(&config.thinker, config.params.clone()));
+        let tables = match &config.tables {
+            Some(dir) => {
+                let tables = palabre_ai::tables::Tables::open(dir)?;
+                tracing::info!(
+                    "endgame tables: {} materials in {}",
+                    tables.materials().len(),
+                    dir.display()
+                );
+                Some(Arc::new(tables))
+            }
+            None => None,
+        };
+        let thinker = Arc::new(Thinker::new(&config.thinker, config.params.clone(), tables));
         let games = Games::new(store, thinker, config.limits.idle_game, cluster.clone());
         let shutdown = CancellationToken::new();
         if let Some(cluster) = cluster {

@@ -6,6 +6,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use palabre_ai::tables::Tables;
 use palabre_ai::worker::{Busy, Pool};
 use palabre_ai::{Level, Params, Request, Thought};
 
@@ -45,6 +46,8 @@ pub struct Thinker {
     quick: Pool,
     deep: Pool,
     pub params: Params,
+    /// Yoté endgame tables, handed to the searches that deserve them.
+    tables: Option<Arc<Tables>>,
 }
 
 /// Seconds a client is told to wait when a lane is full.
@@ -60,11 +63,21 @@ impl Drop for StopOnDrop {
 }
 
 impl Thinker {
-    pub fn new(c: &ThinkerConfig, params: Params) -> Thinker {
+    pub fn new(c: &ThinkerConfig, params: Params, tables: Option<Arc<Tables>>) -> Thinker {
         Thinker {
             quick: Pool::new(c.quick_threads, c.quick_queue, params.clone()),
             deep: Pool::new(c.deep_threads, c.deep_queue, params.clone()),
             params,
+            tables,
+        }
+    }
+
+    /// The tables for a machine move at `level` (Expert only: the other
+    /// levels keep their own style), or for a hint (`None` level).
+    pub fn tables_for(&self, level: Option<Level>) -> Option<Arc<Tables>> {
+        match level {
+            None | Some(Level::Expert) => self.tables.clone(),
+            Some(_) => None,
         }
     }
 
@@ -108,5 +121,33 @@ impl Thinker {
         let _guard = StopOnDrop(stop);
         rx.await
             .map_err(|_| AppError::Internal(anyhow::anyhow!("a search thread died")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_go_to_expert_hints_and_draws_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let tables = Arc::new(Tables::open(dir.path()).unwrap());
+        let config = ThinkerConfig {
+            quick_threads: 1,
+            quick_queue: 1,
+            deep_threads: 1,
+            deep_queue: 1,
+        };
+        let with = Thinker::new(&config, Params::default(), Some(tables));
+        assert!(with.tables_for(Some(Level::Expert)).is_some());
+        assert!(with.tables_for(None).is_some(), "hints and draw offers");
+        for level in [Level::Debutant, Level::Intermediaire, Level::Confirme] {
+            assert!(
+                with.tables_for(Some(level)).is_none(),
+                "{level:?} keeps its style"
+            );
+        }
+        let without = Thinker::new(&config, Params::default(), None);
+        assert!(without.tables_for(Some(Level::Expert)).is_none());
     }
 }

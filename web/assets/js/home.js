@@ -12,7 +12,7 @@ let found = null;
 
 function render() {
   if (!found) return;
-  const d = describe(found.state, found.side);
+  const d = describe(found.state);
   $('resume-what').textContent = `${d.title} — ${d.line}`;
   $('resume-go').href = `/partie/${encodeURIComponent(found.id)}`;
   $('resume').hidden = false;

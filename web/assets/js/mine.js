@@ -12,7 +12,7 @@ const MAX = 60;
 let games = [];
 
 function row(g) {
-  const d = describe(g.state, g.side);
+  const d = describe(g.state);
   const live = inProgress(g.state);
   const href = live ? `/partie/${encodeURIComponent(g.id)}` : `/parties/${encodeURIComponent(g.id)}`;
   const forget = el('button', { type: 'button', class: 'btn small', 'data-forget': g.id, text: t('mine.forget') });

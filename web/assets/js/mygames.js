@@ -8,18 +8,19 @@ export function inProgress(s) {
   return !!s && !s.result && s.status !== 'finished' && s.status !== 'damaged';
 }
 
-function opponentWords(s, side) {
+function opponentWords(s) {
   if (s.opponent === 'machine') return t('game.vsMachine', { level: t(`level.${s.level}`) });
   if (s.opponent === 'online') return t('game.online');
   return t('game.local');
 }
 
 /** {title, line}: « Yoté · contre la machine, Débutant » and « 12 tours · à vous de jouer ». */
-export function describe(s, side) {
-  const title = `${gameLabel(s)} · ${opponentWords(s, side)}`;
+export function describe(s) {
+  const title = `${gameLabel(s)} · ${opponentWords(s)}`;
   const turns = t('moves.turns', { n: Math.ceil((s.ply || 0) / 2) });
   let where;
-  if (inProgress(s)) where = s.status === 'waiting' ? t('online.waiting') : t(`status.turn.${s.turn}`);
+  if (inProgress(s) && s.status === 'waiting') where = t('online.waiting');
+  else if (inProgress(s)) where = s.opponent === 'machine' && s.players?.[s.turn] === 'human' ? t('status.you') : t(`status.turn.${s.turn}`);
   else {
     const r = resultText(s.result);
     where = [r.word, r.reason].filter(Boolean).join(' — ');

@@ -119,13 +119,17 @@ impl Owner {
         let Some(me) = self.me.upgrade() else { return };
         let (position, history) = game.play.for_ai();
         let token = self.token();
-        let submitted = self.ctx.thinker.submit(
-            Lane::Quick,
-            draw_request(&position, &history),
-            move |thought| {
+        // A dead draw by the tables is a draw the machine can see.
+        let request = palabre_ai::Request {
+            tables: self.ctx.thinker.tables_for(None),
+            ..draw_request(&position, &history)
+        };
+        let submitted = self
+            .ctx
+            .thinker
+            .submit(Lane::Quick, request, move |thought| {
                 let _ = me.blocking_send(Command::DrawDecided { token, thought });
-            },
-        );
+            });
         match submitted {
             Ok(stop) => {
                 self.draw_ask = Some(DrawAsk {

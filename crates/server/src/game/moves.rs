@@ -199,6 +199,7 @@ impl Owner {
             level: game.row.level,
             limits: Limits::new(),
             seed,
+            tables: self.ctx.thinker.tables_for(Some(game.row.level)),
         };
         let token = self.token();
         let lane = Lane::for_level(game.row.level);
@@ -266,6 +267,7 @@ fn hint(game: &Game, role: Role, level: palabre_ai::Level) -> Result<Done, AppEr
         level,
         limits,
         seed: 0,
+        tables: None, // the thinker's, added where the hint is searched
     })))
 }
 

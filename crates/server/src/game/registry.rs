@@ -394,10 +394,14 @@ impl Games {
             }
             Err(e) => return Some(Err(e)),
         };
+        let request = palabre_ai::Request {
+            tables: self.0.thinker.tables_for(None),
+            ..*request
+        };
         Some(
             self.0
                 .thinker
-                .think(Lane::for_level(level), *request)
+                .think(Lane::for_level(level), request)
                 .await
                 .map(|t| t.best.map(|m| m.to_string())),
         )
