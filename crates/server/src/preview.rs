@@ -443,6 +443,14 @@ fn pebble(o: &mut String, x: f32, y: f32, rot: f32, k: f32, shade: usize) {
     );
 }
 
+/// Under the game's name: who plays whom.
+fn subtitle(s: &State) -> String {
+    match s.opponent {
+        Opponent::Machine => format!("Contre la machine · {}", level_name(&s.level)),
+        _ => upper_first(mode(s)),
+    }
+}
+
 /// Where the text column starts, and the board's area for Yoté.
 const LEFT: f32 = 64.0;
 
@@ -456,10 +464,7 @@ fn yote_picture(o: &mut String, s: &State, b: &YoteBoard) {
         o,
         r#"<text x="{LEFT}" y="222" font-size="104" font-weight="800" fill="{INK}" letter-spacing="-1">Yoté</text>"#
     );
-    let sub = match s.opponent {
-        Opponent::Machine => format!("Contre la machine · {}", level_name(&s.level)),
-        _ => upper_first(mode(s)),
-    };
+    let sub = subtitle(s);
     put!(
         o,
         r#"<text x="{LEFT}" y="274" font-size="32" fill="{INK_SOFT}">{}</text>"#,
@@ -600,10 +605,7 @@ fn nsolo_picture(o: &mut String, s: &State, b: &NsoloBoard) {
         o,
         r#"<text x="{LEFT}" y="170" font-size="88" font-weight="800" fill="{INK}" letter-spacing="-1">Nsolo<tspan font-size="52" font-weight="600" fill="{INK_SOFT}" dx="18">4&#160;×&#160;{n}</tspan></text>"#
     );
-    let sub = match s.opponent {
-        Opponent::Machine => format!("Contre la machine · {}", level_name(&s.level)),
-        _ => upper_first(mode(s)),
-    };
+    let sub = subtitle(s);
     put!(
         o,
         r#"<text x="{LEFT}" y="216" font-size="30" fill="{INK_SOFT}">{}</text>"#,

@@ -4,7 +4,7 @@
 
 import { initI18n } from './i18n.js';
 import * as api from './api.js';
-import { describe, inProgress } from './mygames.js';
+import { describe, inProgress, readSeat } from './mygames.js';
 
 const $ = (id) => document.getElementById(id);
 const LOOK = 8; // the newest seats worth a request each
@@ -20,14 +20,10 @@ function render() {
 
 async function lookForUnfinished() {
   for (const s of api.mySeats().slice(0, LOOK)) {
-    try {
-      const state = await api.getGame(s.id);
-      if (inProgress(state) && state.opponent !== 'online') {
-        found = { ...s, state };
-        break;
-      }
-    } catch (e) {
-      if (e.code === 'not_found') api.forgetSeat(s.id);
+    const g = await readSeat(s);
+    if (g && inProgress(g.state) && g.state.opponent !== 'online') {
+      found = g;
+      break;
     }
   }
   render();

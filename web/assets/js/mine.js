@@ -5,7 +5,7 @@
 import { initI18n, t } from './i18n.js';
 import * as api from './api.js';
 import { el } from './online.js';
-import { describe, inProgress } from './mygames.js';
+import { describe, inProgress, readSeat } from './mygames.js';
 
 const $ = (id) => document.getElementById(id);
 const MAX = 60;
@@ -42,14 +42,7 @@ function render() {
 
 async function load() {
   const seats = api.mySeats().slice(0, MAX);
-  const read = await Promise.all(seats.map(async (s) => {
-    try {
-      return { ...s, state: await api.getGame(s.id) };
-    } catch (e) {
-      if (e.code === 'not_found') api.forgetSeat(s.id);
-      return null;
-    }
-  }));
+  const read = await Promise.all(seats.map(readSeat));
   games = read.filter(Boolean);
   $('loading').hidden = true;
   render();

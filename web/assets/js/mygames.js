@@ -2,7 +2,19 @@
 // « Reprendre la partie »: what game, against whom, how far it went.
 
 import { t } from './i18n.js';
+import * as api from './api.js';
 import { gameLabel, resultText } from './online.js';
+
+/** A seat of this browser with its game's state read from the server, or
+ * null; a game the server no longer knows is forgotten. */
+export async function readSeat(seat) {
+  try {
+    return { ...seat, state: await api.getGame(seat.id) };
+  } catch (e) {
+    if (e.code === 'not_found') api.forgetSeat(seat.id);
+    return null;
+  }
+}
 
 export function inProgress(s) {
   return !!s && !s.result && s.status !== 'finished' && s.status !== 'damaged';
