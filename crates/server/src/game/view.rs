@@ -289,10 +289,21 @@ fn legal(g: &Game) -> Vec<Legal> {
 /// Why the places the side to move might tap start no move, by name: its
 /// own holes or pits, and in Yoté the empty holes once its reserve is empty
 /// (a board needs no word for the opponent's places).
-fn refusals(g: &Game) -> BTreeMap<String, &'static str> {
+///
+/// The places a legal move starts from are skipped: their answer is known,
+/// and asking the rules again would sow every Nsolo candidate a second time.
+fn refusals(g: &Game, legal: &[Legal]) -> BTreeMap<String, &'static str> {
     if g.status() != Status::Playing || g.machine_to_move() {
         return BTreeMap::new();
     }
+    let origins: std::collections::HashSet<&str> = legal
+        .iter()
+        .map(|l| match l {
+            Legal::Yote { from, to, .. } => from.as_deref().unwrap_or(to),
+            Legal::Nsolo { pit, .. } => pit,
+        })
+        .collect();
+    let open = |name: &String| !origins.contains(name.as_str());
     match &g.play {
         Play::Yote(r) => {
             let pos = r.position();
@@ -304,7 +315,9 @@ fn refusals(g: &Game) -> BTreeMap<String, &'static str> {
                 };
             Square::all()
                 .filter(|sq| mine & sq.bit() != 0)
-                .filter_map(|sq| pos.refusal(sq).map(|why| (sq.to_string(), why.code())))
+                .map(|sq| (sq, sq.to_string()))
+                .filter(|(_, name)| open(name))
+                .filter_map(|(sq, name)| pos.refusal(sq).map(|why| (name, why.code())))
                 .collect()
         }
         Play::Nsolo(r) => {
@@ -315,7 +328,9 @@ fn refusals(g: &Game) -> BTreeMap<String, &'static str> {
             };
             rows.into_iter()
                 .flat_map(|row| (1..=pos.size()).filter_map(move |col| Pit::new(row, col)))
-                .filter_map(|pit| pos.refusal(pit).map(|why| (pit.to_string(), why.code())))
+                .map(|pit| (pit, pit.to_string()))
+                .filter(|(_, name)| open(name))
+                .filter_map(|(pit, name)| pos.refusal(pit).map(|why| (name, why.code())))
                 .collect()
         }
     }
@@ -336,6 +351,7 @@ pub fn state(g: &Game) -> State {
             (*side, who)
         })
         .collect();
+    let legal = legal(g);
     let (yote, nsolo, last) = match &g.play {
         Play::Yote(r) => (
             Some(yote_board(r.position())),
@@ -370,8 +386,8 @@ pub fn state(g: &Game) -> State {
         takeback_declined: g.takeback_declined,
         yote,
         nsolo,
-        legal: legal(g),
-        refusals: refusals(g),
+        refusals: refusals(g, &legal),
+        legal,
         last,
         status: g.status(),
         time_control: g.row.time_control.to_string(),
