@@ -27,6 +27,15 @@ pub trait SearchGame {
     /// Every move to search, each with a static ordering score (higher is
     /// searched first; captures should score above [`NOISY`]).
     fn generate(&self, pos: &Self::Position, out: &mut Vec<(Self::Move, i32)>);
+    /// The moves to search at a node `depth` plies above the horizon (the
+    /// root and the principal variation pass `u32::MAX`). By default the
+    /// same as [`SearchGame::generate`]; a game may search more choices
+    /// where the depth is large, since there are few such nodes and much
+    /// rides on them.
+    fn generate_at(&self, pos: &Self::Position, depth: u32, out: &mut Vec<(Self::Move, i32)>) {
+        let _ = depth;
+        self.generate(pos, out);
+    }
     /// The moves quiescence searches (captures), with ordering scores.
     fn generate_noisy(&self, pos: &Self::Position, out: &mut Vec<(Self::Move, i32)>);
     fn is_noisy(&self, m: Self::Move) -> bool;

@@ -8,6 +8,7 @@
 //!   deadlines that are never overrun.
 //! - [`level`]: « Débutant » to « Expert », reproducible from a seed;
 //!   [`player`] answers "which move", "which hint", "accept a draw?".
+//! - [`smp`]: Lazy SMP, more threads sharing one table.
 //! - [`worker`]: a search in its own thread, control in, reports out, on a
 //!   bounded pool.
 //! - [`params`]: every tunable in one place.
@@ -23,6 +24,7 @@ pub mod params;
 pub mod player;
 pub mod score;
 pub mod search;
+pub mod smp;
 pub mod tables;
 pub mod time;
 pub mod tt;

@@ -5,6 +5,9 @@
 pub struct Params {
     /// log2 of the transposition table's entry count.
     pub tt_bits: u32,
+    /// Threads for a search that uses its whole budget (Expert, hints):
+    /// Lazy SMP over one shared transposition table.
+    pub threads: usize,
     /// Minimum time kept in reserve under a movetime, in milliseconds.
     pub time_margin_ms: u64,
     /// Fraction of the budget after which no new iteration starts.
@@ -47,12 +50,17 @@ pub struct Params {
     pub nsolo_exposed: i32,
     /// Nsolo: bonus policies tried for a capture inside the tree.
     pub nsolo_policies: usize,
+    /// Nsolo: bonus policies tried at the root and wherever at least
+    /// `nsolo_wide_depth` plies remain (few nodes, much at stake).
+    pub nsolo_wide_policies: usize,
+    pub nsolo_wide_depth: u32,
 }
 
 impl Default for Params {
     fn default() -> Params {
         Params {
             tt_bits: 20,
+            threads: 1,
             time_margin_ms: 15,
             soft_time_fraction: 0.45,
             yote_quiescence_plies: 8,
@@ -74,6 +82,8 @@ impl Default for Params {
             nsolo_mobile_pit: 6,
             nsolo_exposed: 3,
             nsolo_policies: 2,
+            nsolo_wide_policies: 4,
+            nsolo_wide_depth: 3,
         }
     }
 }

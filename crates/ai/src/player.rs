@@ -16,6 +16,7 @@ use crate::endgame;
 use crate::level::{GameKind, Style};
 use crate::nsolo::Nsolo;
 use crate::search::{Info, SearchResult, Searcher};
+use crate::smp;
 use crate::tables::Tables;
 use crate::time::Clock;
 use crate::tt::Table;
@@ -184,7 +185,7 @@ fn effective_limits(style: &Style, requested: &Limits) -> Limits {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn choose<G: SearchGame>(
+fn choose<G>(
     game: &G,
     params: &Params,
     pos: &G::Position,
@@ -194,13 +195,35 @@ fn choose<G: SearchGame>(
     tt: &mut Table,
     stop: &AtomicBool,
     report: impl FnMut(&Info<G::Move>),
-) -> SearchResult<G::Move> {
+) -> SearchResult<G::Move>
+where
+    G: SearchGame + Sync,
+    G::Position: Sync,
+{
     let limits = effective_limits(style, &req.limits);
+    if style.temperature == 0 {
+        let job = smp::Job {
+            game,
+            params,
+            tt,
+            stop,
+            limits: &limits,
+            clock,
+            history: &req.history,
+            quiescence: style.quiescence,
+        };
+        // Only the level that uses its whole budget gets more threads: a
+        // fixed depth would reach the same answer, later and less
+        // reproducibly.
+        let threads = if style.depth.is_none() {
+            params.threads
+        } else {
+            1
+        };
+        return smp::search(&job, pos, threads, report);
+    }
     let mut searcher = Searcher::new(game, params, tt, stop, &limits, clock, &req.history);
     searcher.quiescence = style.quiescence;
-    if style.temperature == 0 {
-        return searcher.run(pos, limits.depth(), report);
-    }
     let depth = limits.depth().unwrap_or(1);
     let scored = searcher.score_root_moves(pos, depth);
     let mut rng = SmallRng::seed_from_u64(req.seed ^ game.hash(pos));

@@ -46,7 +46,7 @@ pub struct SearchResult<M> {
 pub struct Searcher<'a, G: SearchGame> {
     game: &'a G,
     params: &'a Params,
-    tt: &'a mut Table,
+    tt: &'a Table,
     stop: &'a AtomicBool,
     clock: Clock,
     node_limit: Option<u64>,
@@ -59,6 +59,9 @@ pub struct Searcher<'a, G: SearchGame> {
     path: Vec<u64>,
     /// Search quiescence at the horizon (off for the weakest level).
     pub quiescence: bool,
+    /// The first iteration's depth: a Lazy SMP helper starts deeper than
+    /// the main thread so the two search different trees.
+    pub first_depth: u32,
 }
 
 impl<G: SearchGame> std::fmt::Debug for Searcher<'_, G> {
@@ -74,7 +77,7 @@ impl<'a, G: SearchGame> Searcher<'a, G> {
     pub fn new(
         game: &'a G,
         params: &'a Params,
-        tt: &'a mut Table,
+        tt: &'a Table,
         stop: &'a AtomicBool,
         limits: &Limits,
         clock: Clock,
@@ -94,6 +97,7 @@ impl<'a, G: SearchGame> Searcher<'a, G> {
             buffers: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             path: history.to_vec(),
             quiescence: true,
+            first_depth: 1,
         }
     }
 
@@ -105,7 +109,7 @@ impl<'a, G: SearchGame> Searcher<'a, G> {
         mut report: impl FnMut(&Info<G::Move>),
     ) -> SearchResult<G::Move> {
         let mut moves = Vec::new();
-        self.game.generate(root, &mut moves);
+        self.game.generate_at(root, u32::MAX, &mut moves);
         moves.sort_by_key(|m| std::cmp::Reverse(m.1));
         let mut result = SearchResult {
             best: moves.first().map(|m| m.0),
@@ -119,7 +123,7 @@ impl<'a, G: SearchGame> Searcher<'a, G> {
             return result;
         }
         let root_hash = self.game.hash(root);
-        for depth in 1..=max_depth.unwrap_or(MAX_DEPTH).min(MAX_DEPTH) {
+        for depth in self.first_depth..=max_depth.unwrap_or(MAX_DEPTH).min(MAX_DEPTH) {
             let (score, completed) = self.search_root(root, root_hash, depth, &mut moves);
             if completed == 0 {
                 break;
@@ -202,7 +206,7 @@ impl<'a, G: SearchGame> Searcher<'a, G> {
     /// levels, which choose among them).
     pub fn score_root_moves(&mut self, root: &G::Position, depth: u32) -> Vec<(G::Move, i32)> {
         let mut moves = Vec::new();
-        self.game.generate(root, &mut moves);
+        self.game.generate_at(root, u32::MAX, &mut moves);
         let root_hash = self.game.hash(root);
         self.path.push(root_hash);
         let scored = moves
@@ -270,7 +274,7 @@ impl<'a, G: SearchGame> Searcher<'a, G> {
         }
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         moves.clear();
-        self.game.generate(pos, &mut moves);
+        self.game.generate_at(pos, depth, &mut moves);
         if moves.is_empty() {
             self.buffers[ply] = moves;
             return -(WIN - ply as i32);
@@ -436,7 +440,7 @@ impl<'a, G: SearchGame> Searcher<'a, G> {
                 break;
             };
             moves.clear();
-            self.game.generate(&pos, &mut moves);
+            self.game.generate_at(&pos, u32::MAX, &mut moves);
             let Some(&(m, _)) = moves.iter().find(|(m, _)| self.game.key(*m) == key) else {
                 break;
             };

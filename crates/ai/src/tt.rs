@@ -1,5 +1,11 @@
-//! The transposition table: one entry per slot, replaced when the new result
-//! is at least as deep or from another position.
+//! The transposition table, shared by every thread of a search (Lazy SMP).
+//!
+//! Each slot is two atomics: the entry packed into one word, and the
+//! position's key xor that word. A reader that sees halves of two different
+//! writes gets a key that matches neither position and treats the slot as
+//! empty, so threads never lock and never read a torn entry as valid.
+
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// How a stored score bounds the true score.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -12,16 +18,72 @@ pub enum Bound {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Entry {
     pub key: u64,
+    /// A move key (see `SearchGame::key`): at most 24 bits.
     pub best: Option<u32>,
+    /// Within ±2^22: wins are encoded near ±1,000,000.
     pub score: i32,
     pub depth: u8,
     pub bound: Bound,
 }
 
-/// A fixed-size, always-replace-if-deeper table indexed by the hash.
+const MOVE_BITS: u32 = 24;
+const SCORE_BITS: u32 = 23;
+const SCORE_SHIFT: u32 = MOVE_BITS + 1;
+const DEPTH_SHIFT: u32 = SCORE_SHIFT + SCORE_BITS;
+const BOUND_SHIFT: u32 = DEPTH_SHIFT + 8;
+
+impl Entry {
+    /// The entry in one word: move (24 bits), whether there is one, score,
+    /// depth, bound. The upper bits are never all zero, so 0 means empty.
+    fn pack(&self) -> u64 {
+        let (has, best) = match self.best {
+            Some(m) => (1u64, u64::from(m) & ((1 << MOVE_BITS) - 1)),
+            None => (0, 0),
+        };
+        let score = (self.score as u64) & ((1 << SCORE_BITS) - 1);
+        let bound = match self.bound {
+            Bound::Exact => 1u64,
+            Bound::Lower => 2,
+            Bound::Upper => 3,
+        };
+        best | has << MOVE_BITS
+            | score << SCORE_SHIFT
+            | u64::from(self.depth) << DEPTH_SHIFT
+            | bound << BOUND_SHIFT
+    }
+
+    fn unpack(key: u64, data: u64) -> Option<Entry> {
+        let bound = match (data >> BOUND_SHIFT) & 3 {
+            1 => Bound::Exact,
+            2 => Bound::Lower,
+            3 => Bound::Upper,
+            _ => return None,
+        };
+        let best = ((data >> MOVE_BITS) & 1 == 1).then_some((data & ((1 << MOVE_BITS) - 1)) as u32);
+        // Sign-extend the score from its field.
+        let raw = ((data >> SCORE_SHIFT) & ((1 << SCORE_BITS) - 1)) as i32;
+        let score = (raw << (32 - SCORE_BITS)) >> (32 - SCORE_BITS);
+        Some(Entry {
+            key,
+            best,
+            score,
+            depth: (data >> DEPTH_SHIFT) as u8,
+            bound,
+        })
+    }
+}
+
+#[derive(Debug, Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+/// A fixed-size table indexed by the hash, replaced when the new result is
+/// at least as deep or from another position.
 #[derive(Debug)]
 pub struct Table {
-    slots: Vec<Option<Entry>>,
+    slots: Vec<Slot>,
     mask: usize,
 }
 
@@ -29,23 +91,90 @@ impl Table {
     pub fn new(bits: u32) -> Table {
         let len = 1usize << bits;
         Table {
-            slots: vec![None; len],
+            slots: (0..len).map(|_| Slot::default()).collect(),
             mask: len - 1,
         }
     }
 
     pub fn clear(&mut self) {
-        self.slots.fill(None);
+        for slot in &mut self.slots {
+            *slot.check.get_mut() = 0;
+            *slot.data.get_mut() = 0;
+        }
+    }
+
+    fn slot(&self, key: u64) -> &Slot {
+        &self.slots[key as usize & self.mask]
     }
 
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        self.slots[key as usize & self.mask].filter(|e| e.key == key)
+        let slot = self.slot(key);
+        let data = slot.data.load(Ordering::Relaxed);
+        if slot.check.load(Ordering::Relaxed) ^ data != key {
+            return None;
+        }
+        Entry::unpack(key, data)
     }
 
-    pub fn store(&mut self, entry: Entry) {
-        let slot = &mut self.slots[entry.key as usize & self.mask];
-        if slot.is_none_or(|old| old.key != entry.key || entry.depth >= old.depth) {
-            *slot = Some(entry);
+    pub fn store(&self, entry: Entry) {
+        let slot = self.slot(entry.key);
+        let old = self.probe(entry.key);
+        if old.is_some_and(|old| entry.depth < old.depth) {
+            return;
         }
+        let data = entry.pack();
+        slot.data.store(data, Ordering::Relaxed);
+        slot.check.store(entry.key ^ data, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(key: u64, best: Option<u32>, score: i32, depth: u8, bound: Bound) -> Entry {
+        Entry {
+            key,
+            best,
+            score,
+            depth,
+            bound,
+        }
+    }
+
+    #[test]
+    fn entries_round_trip_through_the_packed_word() {
+        let t = Table::new(4);
+        for e in [
+            entry(17, Some(0xff_ffff), -999_950, 63, Bound::Upper),
+            entry(18, None, 1_000_000, 0, Bound::Exact),
+            entry(19, Some(1 << 16 | 5), -3, 12, Bound::Lower),
+        ] {
+            t.store(e);
+            assert_eq!(t.probe(e.key), Some(e));
+        }
+    }
+
+    #[test]
+    fn a_shallower_result_keeps_the_deeper_one_of_the_same_position() {
+        let t = Table::new(4);
+        t.store(entry(5, Some(1), 10, 6, Bound::Exact));
+        t.store(entry(5, Some(2), 20, 3, Bound::Exact));
+        assert_eq!(t.probe(5).map(|e| e.best), Some(Some(1)));
+        // Another position in the same slot replaces it.
+        t.store(entry(5 + 16, Some(3), 30, 1, Bound::Lower));
+        assert_eq!(t.probe(5), None);
+        assert_eq!(t.probe(21).map(|e| e.score), Some(30));
+    }
+
+    #[test]
+    fn a_torn_slot_reads_as_empty() {
+        let t = Table::new(4);
+        t.store(entry(7, Some(1), 10, 6, Bound::Exact));
+        let other = entry(7 + 16, Some(9), -40, 2, Bound::Lower).pack();
+        // Half of another write lands: the check word no longer matches.
+        t.slot(7).data.store(other, Ordering::Relaxed);
+        assert_eq!(t.probe(7), None);
+        assert_eq!(t.probe(23), None);
     }
 }

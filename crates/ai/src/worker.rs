@@ -22,6 +22,8 @@ pub enum Report {
 
 enum Control {
     Think(Box<Request>),
+    /// New parameters for the searches that follow (threads, table size).
+    Configure(Box<Params>),
     Quit,
 }
 
@@ -38,6 +40,7 @@ impl std::fmt::Debug for Control {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
             Control::Think(_) => "Think",
+            Control::Configure(_) => "Configure",
             Control::Quit => "Quit",
         })
     }
@@ -50,12 +53,24 @@ impl Worker {
         let stop = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&stop);
         let thread = std::thread::spawn(move || {
+            let mut params = params;
             let mut tt = Table::new(params.tt_bits);
-            while let Ok(Control::Think(req)) = inbox.recv() {
-                let thought = think(&req, &params, &mut tt, &flag, |info| {
-                    let _ = outbox.send(Report::Info(info.clone()));
-                });
-                let _ = outbox.send(Report::Done(thought));
+            loop {
+                match inbox.recv() {
+                    Ok(Control::Think(req)) => {
+                        let thought = think(&req, &params, &mut tt, &flag, |info| {
+                            let _ = outbox.send(Report::Info(info.clone()));
+                        });
+                        let _ = outbox.send(Report::Done(thought));
+                    }
+                    Ok(Control::Configure(new)) => {
+                        if new.tt_bits != params.tt_bits {
+                            tt = Table::new(new.tt_bits);
+                        }
+                        params = *new;
+                    }
+                    Ok(Control::Quit) | Err(_) => break,
+                }
             }
         });
         Worker {
@@ -70,6 +85,12 @@ impl Worker {
     pub fn think(&self, request: Request) {
         self.stop.store(false, Ordering::SeqCst);
         let _ = self.control.send(Control::Think(Box::new(request)));
+    }
+
+    /// Sets the parameters of the searches that follow; a running search
+    /// keeps its own.
+    pub fn configure(&self, params: Params) {
+        let _ = self.control.send(Control::Configure(Box::new(params)));
     }
 
     /// Asks the current search to answer now.

@@ -9,6 +9,11 @@ use palabre_ai::{AnyMove, Level, Limits, Params, Request, SearchLimit};
 use palabre_rules::{Outcome, nsolo, yote};
 
 fn expert(position: AnyPosition, depth: u32) -> palabre_ai::Thought {
+    expert_on(position, depth, 1)
+}
+
+/// Expert to a fixed depth on `threads` threads (Lazy SMP).
+fn expert_on(position: AnyPosition, depth: u32, threads: usize) -> palabre_ai::Thought {
     let req = Request {
         position,
         history: Vec::new(),
@@ -17,7 +22,10 @@ fn expert(position: AnyPosition, depth: u32) -> palabre_ai::Thought {
         seed: 1,
         tables: None,
     };
-    let params = Params::default();
+    let params = Params {
+        threads,
+        ..Params::default()
+    };
     let mut tt = Table::new(16);
     think(&req, &params, &mut tt, &AtomicBool::new(false), |_| {})
 }
@@ -107,6 +115,32 @@ fn yote_wins_in_three_moves() {
         assert!(
             score > 0 && palabre_ai::score::is_decisive(score),
             "{fen}: score {score}"
+        );
+    }
+}
+
+#[test]
+fn two_threads_find_the_same_forced_wins() {
+    // The helper thread searches deeper than the main thread and shares its
+    // table: the main thread's answer must stay a proven win.
+    for fen in [
+        "b4/2r2/3b1/2bb1/1bb1r 0 0 b 0",
+        "1r1bb/5/b4/3b1/b1r1b 0 0 b 1",
+        "b4/1bb2/r2r1/5/b4 0 0 b 22",
+    ] {
+        let pos: yote::Position = fen.parse().unwrap();
+        let thought = expert_on(AnyPosition::Yote(pos), 8, 2);
+        let Some(AnyMove::Yote(m)) = thought.best else {
+            panic!("{fen}: no move")
+        };
+        assert!(
+            wins_after(&yote_after(&pos, m), 4),
+            "{fen}: {m} lets the win go"
+        );
+        assert!(
+            palabre_ai::score::is_decisive(thought.score) && thought.score > 0,
+            "{fen}: score {}",
+            thought.score
         );
     }
 }

@@ -2,12 +2,15 @@
 //! openings varied by seed; prints the result, an Elo difference with its
 //! 95% margin and each side's move times.
 
-use std::sync::Mutex;
+use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use anyhow::Context;
 use palabre_ai::Params;
 use palabre_ai::player::AnyPosition;
+use palabre_ai::tables::Tables;
 use palabre_rules::{GamePosition, Outcome, Record, nsolo, yote};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -28,6 +31,11 @@ pub struct Settings {
     pub movetime: Option<Duration>,
     pub seed: u64,
     pub jobs: usize,
+    /// Yoté endgame tables for the Expert contestants.
+    pub tables: Option<std::path::PathBuf>,
+    /// Where to write one JSON line a game (its moves and result), to study
+    /// the losses afterwards.
+    pub records: Option<std::path::PathBuf>,
 }
 
 /// One finished game, from A's side.
@@ -89,15 +97,18 @@ impl Arena for nsolo::Position {
     }
 }
 
-/// Plays one game; `a_first` tells whether A moves first. Returns A's score
-/// (1, ½, 0), the reason, and each contestant's move times.
+/// A finished game: A's score (1, ½, 0), the reason, each contestant's move
+/// times, and the moves as an engine-protocol line.
+type Played = (f64, String, [Vec<Duration>; 2], String);
+
+/// Plays one game; `a_first` tells whether A moves first.
 fn play<P: Arena>(
     start: &P,
     players: [&mut Contestant; 2],
     a_first: bool,
     opening_seed: u64,
     settings: &Settings,
-) -> anyhow::Result<(f64, String, [Vec<Duration>; 2])> {
+) -> anyhow::Result<Played> {
     let mut rng = SmallRng::seed_from_u64(opening_seed);
     let mut record = Record::new(start.clone());
     let opening = if P::NAME == "yote" { 2 } else { 1 };
@@ -128,20 +139,31 @@ fn play<P: Arena>(
                 Outcome::Win { reason, .. } => reason.to_string(),
                 Outcome::Draw { reason } => reason.to_string(),
             };
-            return Ok((score, reason, times));
+            return Ok((
+                score,
+                reason,
+                times,
+                P::protocol(record.start(), record.moves()),
+            ));
         }
         if record.ply() >= MAX_PLIES {
-            return Ok((0.5, "adjudicated".into(), times));
+            return Ok((
+                0.5,
+                "adjudicated".into(),
+                times,
+                P::protocol(record.start(), record.moves()),
+            ));
         }
         let side = usize::from(record.position().turn() != first_mover);
         let history: Vec<u64> = (0..record.ply())
             .filter_map(|i| record.position_at(i))
             .map(P::hash)
             .collect();
+        let line = P::protocol(record.start(), record.moves());
         let turn = Turn {
             position: &record.position().any(),
             history: &history,
-            protocol_position: P::protocol(record.start(), record.moves()),
+            protocol_position: line.clone(),
             movetime: settings.movetime,
             seed: opening_seed ^ (record.ply() as u64) << 32,
         };
@@ -150,15 +172,18 @@ fn play<P: Arena>(
         let who = usize::from((side == 0) != a_first);
         times[who].push(started.elapsed());
         let a_moving = who == 0;
-        let forfeit = |why: String| Ok((if a_moving { 0.0 } else { 1.0 }, why, times.clone()));
+        let forfeit = |why: String, line: String| {
+            let score = if a_moving { 0.0 } else { 1.0 };
+            Ok((score, why, times.clone(), line))
+        };
         let Some(text) = choice else {
-            return forfeit("no move given".into());
+            return forfeit("no move given".into(), line);
         };
         let Ok(m) = text.parse::<P::Move>() else {
-            return forfeit(format!("malformed move {text}"));
+            return forfeit(format!("malformed move {text}"), line);
         };
         if let Err(e) = record.play(&m) {
-            return forfeit(format!("illegal move {text}: {e}"));
+            return forfeit(format!("illegal move {text}: {e}"), line);
         }
     }
 }
@@ -166,12 +191,25 @@ fn play<P: Arena>(
 fn run_games<P: Arena>(start: &P, settings: &Settings, params: &Params) -> anyhow::Result<Tally> {
     let tally = Mutex::new(Tally::default());
     let next = AtomicUsize::new(0);
+    let records = settings
+        .records
+        .as_ref()
+        .map(std::fs::File::create)
+        .transpose()
+        .context("creating the records file")?
+        .map(Mutex::new);
+    let tables = settings
+        .tables
+        .as_deref()
+        .map(Tables::open)
+        .transpose()?
+        .map(Arc::new);
     std::thread::scope(|scope| -> anyhow::Result<()> {
         let workers: Vec<_> = (0..settings.jobs.max(1))
             .map(|_| {
                 scope.spawn(|| -> anyhow::Result<()> {
-                    let mut a = Contestant::new(&settings.a, params)?;
-                    let mut b = Contestant::new(&settings.b, params)?;
+                    let mut a = Contestant::new(&settings.a, params, tables.clone())?;
+                    let mut b = Contestant::new(&settings.b, params, tables.clone())?;
                     loop {
                         let i = next.fetch_add(1, Ordering::SeqCst);
                         if i >= settings.games {
@@ -181,13 +219,26 @@ fn run_games<P: Arena>(start: &P, settings: &Settings, params: &Params) -> anyho
                             .seed
                             .wrapping_mul(1_000_003)
                             .wrapping_add((i / 2) as u64);
-                        let (score, reason, times) = play(
+                        let (score, reason, times, position) = play(
                             start,
                             [&mut a, &mut b],
                             i.is_multiple_of(2),
                             opening_seed,
                             settings,
                         )?;
+                        if let Some(file) = &records {
+                            // A's score, and the protocol line that replays the game.
+                            let game = serde_json::json!({
+                                "game": i,
+                                "a_first": i.is_multiple_of(2),
+                                "score": score,
+                                "reason": reason,
+                                "position": position,
+                            });
+                            let mut file = file.lock().expect("records");
+                            serde_json::to_writer(&mut *file, &game)?;
+                            writeln!(file)?;
+                        }
                         let mut t = tally.lock().expect("tally");
                         match score {
                             s if s > 0.75 => t.wins += 1,

@@ -52,12 +52,12 @@ fn search<G: SearchGame>(
     depth: u32,
     params: &Params,
 ) -> (u64, Duration) {
-    let mut tt = Table::new(params.tt_bits);
+    let tt = Table::new(params.tt_bits);
     let stop = AtomicBool::new(false);
     let limits = Limits::new().with(SearchLimit::Depth(depth));
     let started = Instant::now();
     let clock = Clock::new(None, params);
-    let mut searcher = Searcher::new(game, params, &mut tt, &stop, &limits, clock, &[]);
+    let mut searcher = Searcher::new(game, params, &tt, &stop, &limits, clock, &[]);
     let result = searcher.run(pos, Some(depth), |_| {});
     (result.nodes, started.elapsed())
 }

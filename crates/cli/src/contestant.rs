@@ -4,12 +4,14 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::str::FromStr;
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
 use palabre_ai::greedy::greedy_move;
 use palabre_ai::player::{AnyPosition, think};
+use palabre_ai::tables::Tables;
 use palabre_ai::tt::Table;
 use palabre_ai::{Level, Limits, Params, Request, SearchLimit};
 
@@ -17,7 +19,8 @@ use palabre_ai::{Level, Limits, Params, Request, SearchLimit};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Spec {
     /// A level; `level@N` also sets how many Nsolo bonus policies its search
-    /// compares for each capture (to measure the bonus choice).
+    /// compares for each capture where it is deep (to measure the bonus
+    /// choice: `expert@2` compares two everywhere).
     Level(Level, Option<usize>),
     Greedy,
     Engine(String),
@@ -82,21 +85,31 @@ pub enum Contestant {
         level: Level,
         params: Params,
         tt: Box<Table>,
+        /// Endgame tables, for Expert only, as the server gives them.
+        tables: Option<Arc<Tables>>,
     },
     Greedy,
     Engine(Engine),
 }
 
 impl Contestant {
-    pub fn new(spec: &Spec, params: &Params) -> anyhow::Result<Contestant> {
+    pub fn new(
+        spec: &Spec,
+        params: &Params,
+        tables: Option<Arc<Tables>>,
+    ) -> anyhow::Result<Contestant> {
         Ok(match spec {
             Spec::Level(level, policies) => Contestant::Level {
                 level: *level,
                 params: Params {
-                    nsolo_policies: policies.unwrap_or(params.nsolo_policies),
+                    nsolo_wide_policies: policies.unwrap_or(params.nsolo_wide_policies),
+                    nsolo_policies: policies
+                        .unwrap_or(params.nsolo_policies)
+                        .min(params.nsolo_policies),
                     ..params.clone()
                 },
                 tt: Box::new(Table::new(params.tt_bits)),
+                tables: tables.filter(|_| *level == Level::Expert),
             },
             Spec::Greedy => Contestant::Greedy,
             Spec::Engine(cmd) => Contestant::Engine(Engine::spawn(cmd)?),
@@ -106,7 +119,12 @@ impl Contestant {
     /// The move in notation, or `None` if the contestant sees none.
     pub fn choose(&mut self, turn: &Turn<'_>) -> anyhow::Result<Option<String>> {
         Ok(match self {
-            Contestant::Level { level, params, tt } => {
+            Contestant::Level {
+                level,
+                params,
+                tt,
+                tables,
+            } => {
                 let mut limits = Limits::new();
                 if let Some(t) = turn.movetime {
                     limits = limits.with(SearchLimit::MoveTime(t));
@@ -117,7 +135,7 @@ impl Contestant {
                     level: *level,
                     limits,
                     seed: turn.seed,
-                    tables: None,
+                    tables: tables.clone(),
                 };
                 think(&req, params, tt, &AtomicBool::new(false), |_| {})
                     .best

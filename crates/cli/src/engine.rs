@@ -124,9 +124,31 @@ fn format_info(info: &palabre_ai::Info<AnyMove>) -> String {
     )
 }
 
+/// `setoption threads <n>`: the parameters with the option set.
+fn parse_option(args: &[&str], params: &Params) -> Result<Params, String> {
+    match args {
+        ["threads", n] => {
+            let threads: usize = n
+                .parse()
+                .ok()
+                .filter(|t| (1..=MAX_THREADS).contains(t))
+                .ok_or_else(|| format!("threads: 1 to {MAX_THREADS}, not {n:?}"))?;
+            Ok(Params {
+                threads,
+                ..params.clone()
+            })
+        }
+        _ => Err("usage: setoption threads <n>".into()),
+    }
+}
+
+/// More threads than this only slow a search down on any machine we know.
+pub const MAX_THREADS: usize = 64;
+
 /// The engine's state between commands.
 struct Session {
     worker: Worker,
+    params: Params,
     game: Option<Game>,
     searching: bool,
     seed: u64,
@@ -153,6 +175,13 @@ impl Session {
                 Err(e) => say(&format!("error {e}")),
             },
             "go" => self.go(args),
+            "setoption" => match parse_option(args, &self.params) {
+                Ok(params) => {
+                    self.worker.configure(params.clone());
+                    self.params = params;
+                }
+                Err(e) => say(&format!("error {e}")),
+            },
             other => say(&format!("error unknown command {other:?}")),
         }
         Next::Continue
@@ -206,10 +235,11 @@ pub fn run(params: Params, tables: Option<&Path>) -> anyhow::Result<()> {
             }
         }
     });
-    let worker = Worker::new(params);
+    let worker = Worker::new(params.clone());
     let reports = worker.reports().clone();
     let mut session = Session {
         worker,
+        params,
         game: None,
         searching: false,
         seed: 0,

@@ -73,6 +73,10 @@ enum Command {
         /// position (`palabre tables build`).
         #[arg(long, value_name = "DIR", env = "PALABRE_TABLES")]
         tables: Option<std::path::PathBuf>,
+        /// Threads for Expert's search (Lazy SMP); `setoption threads N`
+        /// changes it later.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=engine::MAX_THREADS as i64))]
+        threads: u16,
     },
     /// Play matches between two players and print the score and Elo.
     Arena {
@@ -98,6 +102,15 @@ enum Command {
         /// Expert's budget a move, in milliseconds.
         #[arg(long, default_value_t = 2000)]
         expert_ms: u64,
+        /// Threads for the level contestants' Expert searches (Lazy SMP).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=engine::MAX_THREADS as i64))]
+        threads: u16,
+        /// Yoté endgame tables for the Expert contestants.
+        #[arg(long, value_name = "DIR")]
+        tables: Option<std::path::PathBuf>,
+        /// Write one JSON line a game (result and moves) to this file.
+        #[arg(long, value_name = "FILE")]
+        records: Option<std::path::PathBuf>,
     },
     /// Search fixed positions to fixed depths: node checksum and speed.
     Bench,
@@ -196,9 +209,14 @@ fn main() -> ExitCode {
         } => conformance::perft(game, &start, depth, divide),
         Command::Moves { game, start } => conformance::moves(game, &start),
         Command::Replay { game, start, moves } => conformance::replay(game, &start, &moves),
-        Command::Engine { expert_ms, tables } => engine::run(
+        Command::Engine {
+            expert_ms,
+            tables,
+            threads,
+        } => engine::run(
             Params {
                 expert_budget_ms: expert_ms,
+                threads: usize::from(threads),
                 ..Params::default()
             },
             tables.as_deref(),
@@ -214,6 +232,9 @@ fn main() -> ExitCode {
             seed,
             jobs,
             expert_ms,
+            threads,
+            tables,
+            records,
         } => {
             let settings = arena::Settings {
                 game,
@@ -224,9 +245,12 @@ fn main() -> ExitCode {
                 movetime: movetime.map(Duration::from_millis),
                 seed,
                 jobs,
+                tables,
+                records,
             };
             let params = Params {
                 expert_budget_ms: expert_ms,
+                threads: usize::from(threads),
                 ..Params::default()
             };
             arena::run(settings, params).map_err(Failure::Other)

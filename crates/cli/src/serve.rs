@@ -28,6 +28,11 @@ pub struct ServeArgs {
     /// from them where they cover the position.
     #[arg(long, value_name = "DIR", env = "PALABRE_TABLES")]
     pub tables: Option<std::path::PathBuf>,
+    /// Threads each Expert search and hint uses (Lazy SMP). Each of the
+    /// deep lane's searches takes this many cores, so on a busy server 1
+    /// serves more games at once.
+    #[arg(long, env = "PALABRE_SEARCH_THREADS", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub search_threads: u16,
     /// Games one address may create a minute (0: no limit).
     #[arg(long, env = "PALABRE_CREATES_PER_MINUTE", default_value_t = Limits::default().creates_per_minute)]
     pub creates_per_minute: u32,
@@ -82,17 +87,26 @@ pub struct ServeArgs {
 
 impl Default for ServeArgs {
     fn default() -> ServeArgs {
+        ServeArgs::parse_from(["palabre"]).expect("the defaults parse")
+    }
+}
+
+impl ServeArgs {
+    /// The serve flags alone, parsed from a command line.
+    pub fn parse_from<I, T>(args: I) -> Result<ServeArgs, clap::Error>
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
         use clap::Parser;
         #[derive(Parser)]
         struct Wrapper {
             #[command(flatten)]
             args: ServeArgs,
         }
-        Wrapper::parse_from(["palabre"]).args
+        Wrapper::try_parse_from(args).map(|w| w.args)
     }
-}
 
-impl ServeArgs {
     pub fn config(self) -> Config {
         let base = Config::default();
         Config {
@@ -101,6 +115,10 @@ impl ServeArgs {
             bus: self.bus,
             node: self.node,
             tables: self.tables,
+            params: palabre_ai::Params {
+                threads: usize::from(self.search_threads),
+                ..base.params.clone()
+            },
             thinker: palabre_server::thinker::ThinkerConfig {
                 deep_queue: self.deep_queue,
                 quick_queue: self.quick_queue,
@@ -123,7 +141,21 @@ impl ServeArgs {
                 origins: self.origins,
                 ..Limits::default()
             },
-            ..base
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn search_threads_reach_the_search_parameters() {
+        let parse = |args: &[&str]| ServeArgs::parse_from(args).map(ServeArgs::config);
+        assert_eq!(parse(&["palabre"]).unwrap().params.threads, 1);
+        let two = parse(&["palabre", "--search-threads", "2"]).unwrap();
+        assert_eq!(two.params.threads, 2);
+        assert_eq!(two.params.tt_bits, Config::default().params.tt_bits);
+        assert!(parse(&["palabre", "--search-threads", "0"]).is_err());
     }
 }

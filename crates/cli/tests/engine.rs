@@ -85,6 +85,37 @@ fn stop_answers_at_once() {
     assert!(start.elapsed().as_secs() < 30, "stop was ignored");
 }
 
+#[test]
+fn threads_are_set_by_flag_or_option_and_stop_still_answers() {
+    let lines = session_with(
+        &["--threads", "2"],
+        "setoption threads 0
+setoption threads
+setoption hash 4
+         position yote startpos moves c3 c4
+go movetime 300
+         setoption threads 1
+go depth 3
+setoption threads 2
+         position nsolo size 8
+go movetime 60000
+stop
+quit
+",
+    );
+    let errors: Vec<&String> = lines.iter().filter(|l| l.starts_with("error ")).collect();
+    assert_eq!(errors.len(), 3, "{lines:?}");
+    assert!(errors[0].contains("threads: 1 to 64"), "{errors:?}");
+    let best = bestmoves(&lines);
+    assert_eq!(best.len(), 3, "{lines:?}");
+    let mut y = yote::Position::START;
+    for m in ["c3", "c4", best[0]] {
+        y.play(&m.parse().unwrap()).unwrap();
+    }
+    let mut n = nsolo::Position::start(8).unwrap();
+    n.play(&best[2].parse().unwrap()).unwrap();
+}
+
 /// Sends `script` at once to `palabre engine ARGS` and returns what it printed.
 fn session_with(args: &[&str], script: &str) -> Vec<String> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_palabre"))

@@ -23,8 +23,26 @@ fn immobilise(count: u8, inner: bool) -> i32 {
     2 * rank + i32::from(!inner)
 }
 
-/// The policies in the order the search tries them.
-pub const POLICIES: [Policy; 2] = [shrink, immobilise];
+/// Empty the victim's front row, fullest pits first: those are the stones
+/// its next captures start from.
+fn disarm(count: u8, inner: bool) -> i32 {
+    1000 * i32::from(inner) + i32::from(count)
+}
+
+/// Take single stones first, front row first: each one taken leaves an empty
+/// pit, where the victim's relays stop.
+fn scatter(count: u8, inner: bool) -> i32 {
+    let rank = if count == 1 {
+        1000
+    } else {
+        100 - i32::from(count)
+    };
+    2 * rank + i32::from(inner)
+}
+
+/// The policies in the order the search tries them: the first two
+/// everywhere, all of them where the search is deep (`Params`).
+pub const POLICIES: [Policy; 4] = [shrink, immobilise, disarm, scatter];
 
 /// Removes the bonus chosen by policy `index` and passes the turn.
 pub fn finish(sown: Sown, index: u8) -> Position {

@@ -32,7 +32,22 @@ impl Nsolo {
         Nsolo { params }
     }
 
-    fn push_moves(&self, pos: &Position, noisy_only: bool, out: &mut Vec<(NsoloMove, i32)>) {
+    /// Bonus policies compared at a node `depth` plies above the horizon.
+    fn policies_at(&self, depth: u32) -> usize {
+        if depth >= self.params.nsolo_wide_depth {
+            self.params.nsolo_wide_policies
+        } else {
+            self.params.nsolo_policies
+        }
+    }
+
+    fn push_moves(
+        &self,
+        pos: &Position,
+        noisy_only: bool,
+        policies: usize,
+        out: &mut Vec<(NsoloMove, i32)>,
+    ) {
         let mut mask = pos.candidate_mask();
         while mask != 0 {
             let i = mask.trailing_zeros() as usize;
@@ -55,7 +70,7 @@ impl Nsolo {
             let policies = if sown.required() == 0 || noisy_only {
                 1
             } else {
-                self.params.nsolo_policies
+                policies
             };
             let order = NOISY + 100 * (i32::from(captured) + i32::from(sown.required()));
             for policy in 0..policies.min(POLICIES.len()) {
@@ -92,7 +107,7 @@ impl SearchGame for Nsolo {
     type Position = Position;
     type Move = NsoloMove;
     const REPETITION_DRAWS: bool = true;
-    const HISTORY_SLOTS: usize = 72 * 4;
+    const HISTORY_SLOTS: usize = 72 * POLICIES.len();
 
     fn hash(&self, pos: &Position) -> u64 {
         pos.hash()
@@ -103,11 +118,15 @@ impl SearchGame for Nsolo {
     }
 
     fn generate(&self, pos: &Position, out: &mut Vec<(NsoloMove, i32)>) {
-        self.push_moves(pos, false, out);
+        self.push_moves(pos, false, self.params.nsolo_policies, out);
+    }
+
+    fn generate_at(&self, pos: &Position, depth: u32, out: &mut Vec<(NsoloMove, i32)>) {
+        self.push_moves(pos, false, self.policies_at(depth), out);
     }
 
     fn generate_noisy(&self, pos: &Position, out: &mut Vec<(NsoloMove, i32)>) {
-        self.push_moves(pos, true, out);
+        self.push_moves(pos, true, 1, out);
     }
 
     fn is_noisy(&self, m: NsoloMove) -> bool {
@@ -138,5 +157,63 @@ impl SearchGame for Nsolo {
 
     fn history_slot(&self, m: NsoloMove) -> usize {
         usize::from(m.policy) * 72 + usize::from(m.origin)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A position where South's B1 capture leaves a bonus to choose.
+    fn with_bonus() -> (Nsolo, Position, u8) {
+        let game = Nsolo::new(Params::default());
+        let pos: Position = "2,2,2,2,2,2,2,2/0,2,2,2,2,2,2,2/2,2,2,2,2,2,2,0/2,2,2,2,2,2,2,2 s"
+            .parse()
+            .unwrap();
+        let origin = (0..pos.circuit_len())
+            .find(|&i| {
+                pos.sow(i)
+                    .is_some_and(|s| s.captured() > 0 && s.required() > 0)
+            })
+            .expect("a capture with a bonus") as u8;
+        (game, pos, origin)
+    }
+
+    fn policies_of(moves: &[(NsoloMove, i32)], origin: u8) -> Vec<u8> {
+        moves
+            .iter()
+            .filter(|(m, _)| m.origin == origin)
+            .map(|(m, _)| m.policy)
+            .collect()
+    }
+
+    #[test]
+    fn deep_nodes_compare_every_bonus_policy_and_shallow_ones_two() {
+        let (game, pos, origin) = with_bonus();
+        let mut deep = Vec::new();
+        game.generate_at(&pos, u32::MAX, &mut deep);
+        assert_eq!(policies_of(&deep, origin), [0, 1, 2, 3]);
+        let mut shallow = Vec::new();
+        game.generate_at(&pos, game.params.nsolo_wide_depth - 1, &mut shallow);
+        assert_eq!(policies_of(&shallow, origin), [0, 1]);
+        let mut noisy = Vec::new();
+        game.generate_noisy(&pos, &mut noisy);
+        assert_eq!(policies_of(&noisy, origin), [0]);
+    }
+
+    #[test]
+    fn every_policy_spells_a_legal_move() {
+        let (game, pos, origin) = with_bonus();
+        for policy in 0..POLICIES.len() as u8 {
+            let m = NsoloMove {
+                origin,
+                policy,
+                captured: 1,
+            };
+            let rules_move = game.to_rules_move(&pos, m);
+            let mut next = pos.clone();
+            next.play(&rules_move).expect("a legal bonus");
+            assert_eq!(next, game.play(&pos, m), "policy {policy}");
+        }
     }
 }

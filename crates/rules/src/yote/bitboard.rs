@@ -59,3 +59,39 @@ impl Iterator for Bits {
         Some(i)
     }
 }
+
+/// One set of holes per direction, packed 32 bits apart in [`Dir::ALL`]
+/// order, and iterated as `(hole, direction)` pairs: direction by direction,
+/// lowest hole first, exactly as four [`Bits`] loops would.
+///
+/// Why: move lists are short (about 15 moves in a random game), so the four
+/// loop exits of a per-direction walk, each a likely branch miss, cost more
+/// than the moves; one loop over the packed sets has a single exit.
+#[derive(Debug, Clone, Copy)]
+pub struct DirBits(u128);
+
+impl DirBits {
+    /// Packs `set(dir)` for each direction.
+    #[inline(always)]
+    pub fn new(mut set: impl FnMut(Dir) -> u32) -> DirBits {
+        let mut packed = 0;
+        for (lane, dir) in Dir::ALL.into_iter().enumerate() {
+            packed |= u128::from(set(dir)) << (32 * lane);
+        }
+        DirBits(packed)
+    }
+}
+
+impl Iterator for DirBits {
+    type Item = (u8, Dir);
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<(u8, Dir)> {
+        if self.0 == 0 {
+            return None;
+        }
+        let bit = self.0.trailing_zeros();
+        self.0 &= self.0 - 1;
+        Some(((bit % 32) as u8, Dir::ALL[(bit / 32) as usize % 4]))
+    }
+}

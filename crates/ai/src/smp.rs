@@ -1,0 +1,98 @@
+//! Lazy SMP: more threads on one search.
+//!
+//! Helper threads run the same iterative deepening on the shared
+//! transposition table, starting one or more iterations deeper than the main
+//! thread so that they fill the table with results the main thread is about
+//! to need. Only the main thread's answer counts; the helpers stop as soon
+//! as it has one. With one thread this is exactly the plain search.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crate::search::{Info, SearchResult, Searcher};
+use crate::time::Clock;
+use crate::tt::Table;
+use crate::{Limits, Params, SearchGame};
+
+/// Everything a search thread starts from.
+pub struct Job<'a, G: SearchGame> {
+    pub game: &'a G,
+    pub params: &'a Params,
+    pub tt: &'a Table,
+    pub stop: &'a AtomicBool,
+    pub limits: &'a Limits,
+    pub clock: Clock,
+    pub history: &'a [u64],
+    pub quiescence: bool,
+}
+
+impl<G: SearchGame> std::fmt::Debug for Job<'_, G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Job")
+            .field("limits", self.limits)
+            .field("quiescence", &self.quiescence)
+            .finish()
+    }
+}
+
+/// Searches `root` on `threads` threads (at least one) and answers with the
+/// main thread's result; `nodes` counts every thread's.
+pub fn search<G>(
+    job: &Job<'_, G>,
+    root: &G::Position,
+    threads: usize,
+    report: impl FnMut(&Info<G::Move>),
+) -> SearchResult<G::Move>
+where
+    G: SearchGame + Sync,
+    G::Position: Sync,
+{
+    let helpers_stop = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let helpers: Vec<_> = (1..threads.max(1))
+            .map(|id| {
+                let helpers_stop = &helpers_stop;
+                scope.spawn(move || helper(job, root, id, helpers_stop))
+            })
+            .collect();
+        let mut main = Searcher::new(
+            job.game,
+            job.params,
+            job.tt,
+            job.stop,
+            job.limits,
+            job.clock,
+            job.history,
+        );
+        main.quiescence = job.quiescence;
+        let mut result = main.run(root, job.limits.depth(), report);
+        helpers_stop.store(true, Ordering::Relaxed);
+        for h in helpers {
+            // A helper that panicked only loses its share of the nodes.
+            result.nodes += h.join().unwrap_or(0);
+        }
+        result
+    })
+}
+
+/// One helper: deepens without a deadline of its own until told to stop.
+fn helper<G: SearchGame>(
+    job: &Job<'_, G>,
+    root: &G::Position,
+    id: usize,
+    stop: &AtomicBool,
+) -> u64 {
+    let unbounded = Limits::new();
+    let mut searcher = Searcher::new(
+        job.game,
+        job.params,
+        job.tt,
+        stop,
+        &unbounded,
+        Clock::new(None, job.params),
+        job.history,
+    );
+    searcher.quiescence = job.quiescence;
+    searcher.first_depth = 1 + id as u32 % 2 + id as u32 / 2;
+    searcher.run(root, job.limits.depth(), |_| {});
+    searcher.nodes()
+}
