@@ -12,7 +12,7 @@ pub trait SearchGame {
     type Position: Clone + Debug;
     /// A move as searched; small and `Copy` (Nsolo's stands for an origin and
     /// a bonus policy, made into a full bonus when played).
-    type Move: Copy + PartialEq + Debug;
+    type Move: Copy + PartialEq + Debug + Send;
 
     /// Whether a repeated position is a draw (checked along the search path
     /// and against the game's history).

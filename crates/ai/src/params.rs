@@ -1,7 +1,7 @@
 //! Every tunable of the search and the evaluations, in one place.
 
 /// Search and evaluation constants.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Params {
     /// log2 of the transposition table's entry count.
     pub tt_bits: u32,
@@ -12,8 +12,10 @@ pub struct Params {
     pub time_margin_ms: u64,
     /// Fraction of the budget after which no new iteration starts.
     pub soft_time_fraction: f64,
-    /// Yoté: deepest quiescence below the horizon, in plies.
+    /// Yoté: deepest quiescence below the horizon, in plies, and captures
+    /// tried at each of its nodes (best-ordered first).
     pub yote_quiescence_plies: u32,
+    pub yote_quiescence_width: usize,
     /// Nsolo: deepest quiescence, and captures tried at each of its nodes.
     pub nsolo_quiescence_plies: u32,
     pub nsolo_quiescence_width: usize,
@@ -64,6 +66,7 @@ impl Default for Params {
             time_margin_ms: 15,
             soft_time_fraction: 0.45,
             yote_quiescence_plies: 8,
+            yote_quiescence_width: 1000,
             nsolo_quiescence_plies: 4,
             nsolo_quiescence_width: 3,
             expert_budget_ms: 2000,
@@ -85,5 +88,71 @@ impl Default for Params {
             nsolo_wide_policies: 4,
             nsolo_wide_depth: 3,
         }
+    }
+}
+
+impl Params {
+    /// Sets one tunable by its field name, from its text (`"0.6"`, `"4"`),
+    /// so that an engine can be tuned or compared from the command line
+    /// without a rebuild.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let mut all = serde_json::to_value(&*self).map_err(|e| e.to_string())?;
+        let field = all
+            .get_mut(name)
+            .ok_or_else(|| format!("no parameter {name:?}"))?;
+        *field =
+            serde_json::from_str(value).map_err(|_| format!("bad value {value:?} for {name}"))?;
+        let next: Params =
+            serde_json::from_value(all).map_err(|_| format!("bad value {value:?} for {name}"))?;
+        next.check()?;
+        *self = next;
+        Ok(())
+    }
+
+    /// The bounds outside which a search would crash or make no sense.
+    fn check(&self) -> Result<(), String> {
+        if !(1..=MAX_THREADS).contains(&self.threads) {
+            return Err("threads: 1 to 64".into());
+        }
+        if !(8..=28).contains(&self.tt_bits) {
+            return Err("tt_bits: 8 to 28".into());
+        }
+        if self.nsolo_policies == 0 || self.nsolo_wide_policies == 0 {
+            return Err("at least one bonus policy".into());
+        }
+        if !(0.0..=1.0).contains(&self.soft_time_fraction) {
+            return Err("soft_time_fraction: 0 to 1".into());
+        }
+        Ok(())
+    }
+}
+
+/// More threads than this only slow a search down on any machine we know.
+pub const MAX_THREADS: usize = 64;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tunable_is_set_by_name_and_bad_input_changes_nothing() {
+        let mut p = Params::default();
+        p.set("soft_time_fraction", "0.6").unwrap();
+        p.set("yote_ball", "120").unwrap();
+        assert_eq!((p.soft_time_fraction, p.yote_ball), (0.6, 120));
+        let before = p.clone();
+        for (name, value) in [
+            ("no_such", "1"),
+            ("yote_ball", "heavy"),
+            ("yote_ball", "1.5"),
+            ("tt_bits", "-1"),
+            ("threads", "0"),
+            ("threads", "65"),
+            ("tt_bits", "40"),
+            ("yote_ball", "{\"a\":1}"),
+        ] {
+            assert!(p.set(name, value).is_err(), "{name}={value}");
+        }
+        assert_eq!(p, before);
     }
 }

@@ -3,8 +3,9 @@
 //! Helper threads run the same iterative deepening on the shared
 //! transposition table, starting one or more iterations deeper than the main
 //! thread so that they fill the table with results the main thread is about
-//! to need. Only the main thread's answer counts; the helpers stop as soon
-//! as it has one. With one thread this is exactly the plain search.
+//! to need. The helpers stop as soon as the main thread answers; its answer
+//! counts unless a helper finished a deeper iteration. With one thread this
+//! is exactly the plain search.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -35,7 +36,8 @@ impl<G: SearchGame> std::fmt::Debug for Job<'_, G> {
 }
 
 /// Searches `root` on `threads` threads (at least one) and answers with the
-/// main thread's result; `nodes` counts every thread's.
+/// deepest finished iteration (the main thread's on a tie); `nodes` counts
+/// every thread's.
 pub fn search<G>(
     job: &Job<'_, G>,
     root: &G::Position,
@@ -66,10 +68,17 @@ where
         main.quiescence = job.quiescence;
         let mut result = main.run(root, job.limits.depth(), report);
         helpers_stop.store(true, Ordering::Relaxed);
+        let mut nodes = result.nodes;
         for h in helpers {
-            // A helper that panicked only loses its share of the nodes.
-            result.nodes += h.join().unwrap_or(0);
+            // A helper that panicked only loses its share.
+            let Ok(found) = h.join() else { continue };
+            nodes += found.nodes;
+            // A helper that finished a deeper iteration saw further.
+            if found.depth > result.depth && found.best.is_some() {
+                result = found;
+            }
         }
+        result.nodes = nodes;
         result
     })
 }
@@ -80,7 +89,7 @@ fn helper<G: SearchGame>(
     root: &G::Position,
     id: usize,
     stop: &AtomicBool,
-) -> u64 {
+) -> SearchResult<G::Move> {
     let unbounded = Limits::new();
     let mut searcher = Searcher::new(
         job.game,
@@ -93,6 +102,5 @@ fn helper<G: SearchGame>(
     );
     searcher.quiescence = job.quiescence;
     searcher.first_depth = 1 + id as u32 % 2 + id as u32 / 2;
-    searcher.run(root, job.limits.depth(), |_| {});
-    searcher.nodes()
+    searcher.run(root, job.limits.depth(), |_| {})
 }

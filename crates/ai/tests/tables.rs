@@ -268,3 +268,27 @@ fn table_wins_are_converted_within_their_dtc() {
     }
     assert!(longest > 3, "long wins were tried (longest {longest})");
 }
+
+#[test]
+fn preloaded_tables_answer_without_their_files() {
+    let (dir, tables) = built(4);
+    let probe_all = |tables: &Tables| {
+        let mut rng = SmallRng::seed_from_u64(7);
+        (0..50)
+            .map(|_| {
+                let p = random_position(&mut rng, 2, 2, 0);
+                tables.probe(&p).map(|probe| probe.wdl)
+            })
+            .collect::<Vec<_>>()
+    };
+    let lazy = Tables::open(dir.path()).unwrap();
+    tables.preload().unwrap();
+    for file in std::fs::read_dir(dir.path()).unwrap() {
+        std::fs::remove_file(file.unwrap().path()).unwrap();
+    }
+    // Everything was read: the preloaded tables still answer, the lazy ones
+    // find their files gone.
+    let answers = probe_all(&tables);
+    assert!(answers.iter().all(Result::is_ok), "{answers:?}");
+    assert!(probe_all(&lazy).iter().all(Result::is_err));
+}

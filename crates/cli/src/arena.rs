@@ -3,14 +3,13 @@
 //! 95% margin and each side's move times.
 
 use std::io::Write;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use palabre_ai::Params;
 use palabre_ai::player::AnyPosition;
-use palabre_ai::tables::Tables;
 use palabre_rules::{GamePosition, Outcome, Record, nsolo, yote};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -201,9 +200,8 @@ fn run_games<P: Arena>(start: &P, settings: &Settings, params: &Params) -> anyho
     let tables = settings
         .tables
         .as_deref()
-        .map(Tables::open)
-        .transpose()?
-        .map(Arc::new);
+        .map(crate::engine::open_tables)
+        .transpose()?;
     std::thread::scope(|scope| -> anyhow::Result<()> {
         let workers: Vec<_> = (0..settings.jobs.max(1))
             .map(|_| {

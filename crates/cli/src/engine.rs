@@ -124,26 +124,16 @@ fn format_info(info: &palabre_ai::Info<AnyMove>) -> String {
     )
 }
 
-/// `setoption threads <n>`: the parameters with the option set.
+/// `setoption <name> <value>`: the parameters with one of them set
+/// (`threads`, or any tunable of [`Params`] by its field name).
 fn parse_option(args: &[&str], params: &Params) -> Result<Params, String> {
-    match args {
-        ["threads", n] => {
-            let threads: usize = n
-                .parse()
-                .ok()
-                .filter(|t| (1..=MAX_THREADS).contains(t))
-                .ok_or_else(|| format!("threads: 1 to {MAX_THREADS}, not {n:?}"))?;
-            Ok(Params {
-                threads,
-                ..params.clone()
-            })
-        }
-        _ => Err("usage: setoption threads <n>".into()),
-    }
+    let [name, value] = args else {
+        return Err("usage: setoption <name> <value> (threads, or a Params field)".into());
+    };
+    let mut next = params.clone();
+    next.set(name, value)?;
+    Ok(next)
 }
-
-/// More threads than this only slow a search down on any machine we know.
-pub const MAX_THREADS: usize = 64;
 
 /// The engine's state between commands.
 struct Session {
@@ -222,11 +212,19 @@ impl Session {
     }
 }
 
+/// Opens and reads the tables before the first command, so that no move
+/// pays for a read (an engine is started before its games, as a rule).
+pub fn open_tables(dir: &Path) -> anyhow::Result<Arc<Tables>> {
+    let tables = Tables::open(dir)?;
+    tables.preload()?;
+    Ok(Arc::new(tables))
+}
+
 /// Reads commands until `quit` or the end of input. While a search runs,
 /// `isready` and `stop` are answered at once and other commands wait their
 /// turn, so a script may send a whole session without waiting.
 pub fn run(params: Params, tables: Option<&Path>) -> anyhow::Result<()> {
-    let tables = tables.map(Tables::open).transpose()?.map(Arc::new);
+    let tables = tables.map(open_tables).transpose()?;
     let (lines_tx, lines) = crossbeam_channel::unbounded::<String>();
     std::thread::spawn(move || {
         for line in std::io::stdin().lock().lines().map_while(Result::ok) {

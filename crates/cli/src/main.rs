@@ -11,6 +11,7 @@ mod conformance;
 mod contestant;
 mod engine;
 mod loadtest;
+mod search_args;
 mod serve;
 mod start;
 mod tables;
@@ -66,17 +67,13 @@ enum Command {
     },
     /// Speak the engine protocol on stdin/stdout (docs/engine-protocol.md).
     Engine {
-        /// Expert's budget a move, in milliseconds.
-        #[arg(long, default_value_t = 2000)]
-        expert_ms: u64,
         /// Yoté endgame tables Expert answers from where they cover the
         /// position (`palabre tables build`).
         #[arg(long, value_name = "DIR", env = "PALABRE_TABLES")]
         tables: Option<std::path::PathBuf>,
-        /// Threads for Expert's search (Lazy SMP); `setoption threads N`
-        /// changes it later.
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=engine::MAX_THREADS as i64))]
-        threads: u16,
+        /// `setoption NAME VALUE` changes these later.
+        #[command(flatten)]
+        search: search_args::SearchArgs,
     },
     /// Play matches between two players and print the score and Elo.
     Arena {
@@ -99,12 +96,8 @@ enum Command {
         /// Games played at once.
         #[arg(long, default_value_t = 1)]
         jobs: usize,
-        /// Expert's budget a move, in milliseconds.
-        #[arg(long, default_value_t = 2000)]
-        expert_ms: u64,
-        /// Threads for the level contestants' Expert searches (Lazy SMP).
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=engine::MAX_THREADS as i64))]
-        threads: u16,
+        #[command(flatten)]
+        search: search_args::SearchArgs,
         /// Yoté endgame tables for the Expert contestants.
         #[arg(long, value_name = "DIR")]
         tables: Option<std::path::PathBuf>,
@@ -209,19 +202,10 @@ fn main() -> ExitCode {
         } => conformance::perft(game, &start, depth, divide),
         Command::Moves { game, start } => conformance::moves(game, &start),
         Command::Replay { game, start, moves } => conformance::replay(game, &start, &moves),
-        Command::Engine {
-            expert_ms,
-            tables,
-            threads,
-        } => engine::run(
-            Params {
-                expert_budget_ms: expert_ms,
-                threads: usize::from(threads),
-                ..Params::default()
-            },
-            tables.as_deref(),
-        )
-        .map_err(Failure::Other),
+        Command::Engine { tables, search } => search
+            .params()
+            .and_then(|params| engine::run(params, tables.as_deref()))
+            .map_err(Failure::Other),
         Command::Arena {
             game,
             a,
@@ -231,8 +215,7 @@ fn main() -> ExitCode {
             movetime,
             seed,
             jobs,
-            expert_ms,
-            threads,
+            search,
             tables,
             records,
         } => {
@@ -248,12 +231,10 @@ fn main() -> ExitCode {
                 tables,
                 records,
             };
-            let params = Params {
-                expert_budget_ms: expert_ms,
-                threads: usize::from(threads),
-                ..Params::default()
-            };
-            arena::run(settings, params).map_err(Failure::Other)
+            search
+                .params()
+                .and_then(|params| arena::run(settings, params))
+                .map_err(Failure::Other)
         }
         Command::Bench => bench::run(Params::default()).map_err(Failure::Other),
         Command::Analyse(args) => analyse::run(&args),

@@ -89,19 +89,10 @@ fn stop_answers_at_once() {
 fn threads_are_set_by_flag_or_option_and_stop_still_answers() {
     let lines = session_with(
         &["--threads", "2"],
-        "setoption threads 0
-setoption threads
-setoption hash 4
-         position yote startpos moves c3 c4
-go movetime 300
-         setoption threads 1
-go depth 3
-setoption threads 2
-         position nsolo size 8
-go movetime 60000
-stop
-quit
-",
+        "setoption threads 0\nsetoption threads\nsetoption hash 4\nsetoption yote_ball 120\n\
+         position yote startpos moves c3 c4\ngo movetime 300\n\
+         setoption threads 1\ngo depth 3\nsetoption threads 2\n\
+         position nsolo size 8\ngo movetime 60000\nstop\nquit\n",
     );
     let errors: Vec<&String> = lines.iter().filter(|l| l.starts_with("error ")).collect();
     assert_eq!(errors.len(), 3, "{lines:?}");
@@ -172,4 +163,27 @@ fn expert_answers_from_the_endgame_tables_when_given_them() {
         "{without:?}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn tunables_are_set_by_name_on_the_command_line() {
+    let run = |set: &str| {
+        Command::new(env!("CARGO_BIN_EXE_palabre"))
+            .args(["engine", "--set", set])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    assert!(run("soft_time_fraction=0.6").status.success());
+    for bad in [
+        "soft_time_fraction",
+        "no_such=1",
+        "tt_bits=40",
+        "yote_ball=heavy",
+    ] {
+        let out = run(bad);
+        assert!(!out.status.success(), "{bad}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(bad), "{bad}: {err}");
+    }
 }

@@ -49,7 +49,16 @@ impl AppState {
                     tables.materials().len(),
                     dir.display()
                 );
-                Some(Arc::new(tables))
+                let tables = Arc::new(tables);
+                // Read in the background: the server answers at once, and
+                // a search that comes first reads what it needs itself.
+                let preloading = Arc::clone(&tables);
+                std::thread::spawn(move || {
+                    if let Err(e) = preloading.preload() {
+                        tracing::error!("endgame tables: {e}");
+                    }
+                });
+                Some(tables)
             }
             None => None,
         };

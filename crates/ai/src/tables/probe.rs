@@ -115,6 +115,15 @@ impl Tables {
         })
     }
 
+    /// Reads every table into memory now, so that no search pays for a
+    /// read in the middle of its budget (a large table takes longer than a
+    /// short move).
+    pub fn preload(&self) -> Result<(), TableError> {
+        self.materials()
+            .into_iter()
+            .try_for_each(|m| self.entries(m).map(|_| ()))
+    }
+
     /// The materials present, by increasing total.
     pub fn materials(&self) -> Vec<Material> {
         let mut all: Vec<Material> = self.loaded.keys().copied().collect();

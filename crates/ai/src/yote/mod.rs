@@ -80,7 +80,10 @@ impl SearchGame for Yote {
     }
 
     fn quiescence_limits(&self) -> (u32, usize) {
-        (self.params.yote_quiescence_plies, usize::MAX)
+        (
+            self.params.yote_quiescence_plies,
+            self.params.yote_quiescence_width,
+        )
     }
 
     fn play(&self, pos: &Position, m: Move) -> Position {
