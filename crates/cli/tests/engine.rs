@@ -4,7 +4,7 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 
-use palabre_rules::{nsolo, yote};
+use palabre_rules::{GamePosition, Record, nsolo, yote};
 
 /// Sends `script` at once and returns every line the engine printed.
 fn session(script: &str) -> Vec<String> {
@@ -18,6 +18,13 @@ fn bestmoves(lines: &[String]) -> Vec<&str> {
         .collect()
 }
 
+/// Panics unless `moves` are legal one after the other from `start`.
+fn assert_legal<P: GamePosition>(start: P, moves: &[&str]) {
+    if let Err(e) = Record::replay(start, moves) {
+        panic!("{moves:?}: {e}");
+    }
+}
+
 #[test]
 fn answers_each_go_with_one_legal_bestmove() {
     let lines = session(
@@ -28,16 +35,9 @@ fn answers_each_go_with_one_legal_bestmove() {
     assert_eq!(lines[0], "readyok");
     let best = bestmoves(&lines);
     assert_eq!(best.len(), 3, "{lines:?}");
-    let mut y = yote::Position::START;
-    for m in ["c3", "c4", best[0]] {
-        y.play(&m.parse().unwrap()).unwrap();
-    }
-    let mut n = nsolo::Position::start(8).unwrap();
-    for m in ["A1/C2:2", best[1]] {
-        n.play(&m.parse().unwrap()).unwrap();
-    }
-    let mut big = nsolo::Position::start(36).unwrap();
-    big.play(&best[2].parse().unwrap()).unwrap();
+    assert_legal(yote::Position::START, &["c3", "c4", best[0]]);
+    assert_legal(nsolo::Position::start(8).unwrap(), &["A1/C2:2", best[1]]);
+    assert_legal(nsolo::Position::start(36).unwrap(), &[best[2]]);
     let info = lines
         .iter()
         .find(|l| l.starts_with("info depth 1 "))
@@ -99,12 +99,8 @@ fn threads_are_set_by_flag_or_option_and_stop_still_answers() {
     assert!(errors[0].contains("threads: 1 to 64"), "{errors:?}");
     let best = bestmoves(&lines);
     assert_eq!(best.len(), 3, "{lines:?}");
-    let mut y = yote::Position::START;
-    for m in ["c3", "c4", best[0]] {
-        y.play(&m.parse().unwrap()).unwrap();
-    }
-    let mut n = nsolo::Position::start(8).unwrap();
-    n.play(&best[2].parse().unwrap()).unwrap();
+    assert_legal(yote::Position::START, &["c3", "c4", best[0]]);
+    assert_legal(nsolo::Position::start(8).unwrap(), &[best[2]]);
 }
 
 /// Sends `script` at once to `palabre engine ARGS` and returns what it printed.
