@@ -3,7 +3,8 @@
 
 use std::io::Write;
 
-use assert_cmd::Command;
+mod run;
+
 use serde_json::Value;
 
 /// Red places c3, Black c4 beside it (Red may now jump c3xc5), Red plays a
@@ -18,19 +19,10 @@ const NSOLO: &str = "[Game \"nsolo\"]\n[Size \"8\"]\n[Result \"*\"]\n\n\
 
 /// Runs `palabre analyse ARGS` with `stdin`: exit code, stdout, stderr.
 fn analyse(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let out = Command::cargo_bin("palabre")
-        .unwrap()
-        .arg("analyse")
-        .args(args)
-        .write_stdin(stdin)
-        .output()
-        .unwrap();
-    let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
-    (
-        out.status.code().unwrap(),
-        text(out.stdout),
-        text(out.stderr),
-    )
+    let all: Vec<&str> = std::iter::once("analyse")
+        .chain(args.iter().copied())
+        .collect();
+    run::palabre(&all, stdin)
 }
 
 /// Each line parsed, checked to be an object with exactly the five fields.

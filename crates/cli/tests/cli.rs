@@ -1,6 +1,6 @@
 //! The `palabre` conformance commands, run as a user runs them.
 
-use assert_cmd::Command;
+mod run;
 
 /// The shortest repetition found by random play from the 4×8 start.
 const REPETITION: &str = "A8 D2/A1:1 B3/C1:1,C2:1 C8 A5/C1:1 D6 B7/C1:1 C3 A4 D5/A2:1,A3:1 \
@@ -8,17 +8,7 @@ const REPETITION: &str = "A8 D2/A1:1 B3/C1:1,C2:1 C8 A5/C1:1 D6 B7/C1:1 C3 A4 D5
     D1/A5:1 B6/C1:1 D5 B2 D4 B5 D3 A1 D2 B4 C2 A2 D1 A3 C5 A4 C6 A5 D8 A6 D5 B6";
 
 fn palabre(args: &[&str]) -> (i32, String, String) {
-    let out = Command::cargo_bin("palabre")
-        .unwrap()
-        .args(args)
-        .output()
-        .unwrap();
-    let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
-    (
-        out.status.code().unwrap(),
-        text(out.stdout),
-        text(out.stderr),
-    )
+    run::palabre(args, "")
 }
 
 fn last_line(s: &str) -> &str {
