@@ -3,13 +3,12 @@
 //! machine plays their best move at once: it wins soonest, loses latest and
 //! never lets the 120-quiet-ply counter turn a won position into a draw.
 
-use std::time::Instant;
-
 use palabre_rules::yote;
 
 use crate::player::{AnyMove, Thought};
 use crate::score::WIN_BOUND;
 use crate::tables::{Entry, Tables, Wdl};
+use crate::time::Instant;
 
 /// The tables' move and value, or `None` where they do not cover the
 /// position (the search answers instead).

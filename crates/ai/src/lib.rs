@@ -14,6 +14,7 @@
 //! - [`params`]: every tunable in one place.
 
 pub mod analysis;
+pub mod bench;
 pub mod endgame;
 pub mod game;
 pub mod greedy;

@@ -48,25 +48,19 @@ where
     G: SearchGame + Sync,
     G::Position: Sync,
 {
+    // No scoped thread for a single one: the browser's engine has none.
+    if threads <= 1 {
+        return main_search(job, root, report);
+    }
     let helpers_stop = AtomicBool::new(false);
     std::thread::scope(|scope| {
-        let helpers: Vec<_> = (1..threads.max(1))
+        let helpers: Vec<_> = (1..threads)
             .map(|id| {
                 let helpers_stop = &helpers_stop;
                 scope.spawn(move || helper(job, root, id, helpers_stop))
             })
             .collect();
-        let mut main = Searcher::new(
-            job.game,
-            job.params,
-            job.tt,
-            job.stop,
-            job.limits,
-            job.clock,
-            job.history,
-        );
-        main.quiescence = job.quiescence;
-        let mut result = main.run(root, job.limits.depth(), report);
+        let mut result = main_search(job, root, report);
         helpers_stop.store(true, Ordering::Relaxed);
         let mut nodes = result.nodes;
         for h in helpers {
@@ -81,6 +75,25 @@ where
         result.nodes = nodes;
         result
     })
+}
+
+/// The main thread: the job's own limits and clock, reporting each iteration.
+fn main_search<G: SearchGame>(
+    job: &Job<'_, G>,
+    root: &G::Position,
+    report: impl FnMut(&Info<G::Move>),
+) -> SearchResult<G::Move> {
+    let mut main = Searcher::new(
+        job.game,
+        job.params,
+        job.tt,
+        job.stop,
+        job.limits,
+        job.clock,
+        job.history,
+    );
+    main.quiescence = job.quiescence;
+    main.run(root, job.limits.depth(), report)
 }
 
 /// One helper: deepens without a deadline of its own until told to stop.

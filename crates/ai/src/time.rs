@@ -4,7 +4,13 @@
 //! iteration once half the budget is gone, since the next iteration usually
 //! takes longer than all the previous ones together.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+// A browser has no monotonic clock in std: `performance.now()` stands in.
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+pub use std::time::Instant;
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+pub use web_time::Instant;
 
 use crate::Params;
 

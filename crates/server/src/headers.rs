@@ -5,8 +5,11 @@ use tower::ServiceBuilder;
 use tower::layer::util::{Identity, Stack};
 use tower_http::set_header::SetResponseHeaderLayer;
 
-const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
-                   img-src 'self' data:; connect-src 'self'; media-src 'self'; object-src 'none'; \
+// 'wasm-unsafe-eval' lets the engine's WebAssembly compile (and nothing
+// else be evaluated); the service worker and the manifest are the site's own.
+const CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; \
+                   style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; \
+                   media-src 'self'; worker-src 'self'; manifest-src 'self'; object-src 'none'; \
                    base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 type Header = SetResponseHeaderLayer<HeaderValue>;

@@ -3,7 +3,8 @@
 //! - [`app`] builds the router from one [`AppState`]: the API ([`api`]),
 //!   the live socket ([`live`]), the lists ([`lobby`]), records
 //!   ([`archive`]), [`status`] and the pages ([`pages`]), with the
-//!   picture of a game for link previews ([`preview`]).
+//!   picture of a game for link previews ([`preview`]), and the web
+//!   manifest and service worker that make it an installable app ([`pwa`]).
 //! - [`game`] gives each game one owner, a task that applies every change
 //!   to it in turn; [`store`] keeps games, moves and seats in SQLite.
 //! - [`domain`] names games, sides, opponents, statuses and ends as types;
@@ -20,6 +21,7 @@ pub mod clock;
 pub mod cluster;
 pub mod config;
 pub mod domain;
+pub mod engine_files;
 pub mod error;
 pub mod game;
 pub mod guards;
@@ -31,6 +33,7 @@ pub mod net;
 pub mod pages;
 pub mod play;
 pub mod preview;
+pub mod pwa;
 pub mod seats;
 pub mod state;
 pub mod status;
@@ -59,6 +62,8 @@ pub fn app(state: AppState) -> Router {
         .merge(archive::router())
         .merge(status::router())
         .merge(pages::router())
+        .merge(engine_files::router())
+        .merge(pwa::router())
         .fallback(pages::fallback)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(CompressionLayer::new())

@@ -66,6 +66,8 @@ pub fn router() -> Router<AppState> {
         .route("/games", page!("records.html"))
         .route("/parties/{id}", game_page!(GamePage::Replay))
         .route("/games/{id}", game_page!(GamePage::Replay))
+        .route("/partie-locale", page!("game.html"))
+        .route("/local-game", page!("game.html"))
         .route("/mes-parties", page!("mine.html"))
         .route("/my-games", page!("mine.html"))
         .route("/assets/{*path}", get(asset))
@@ -339,4 +341,20 @@ pub async fn fallback(State(app): State<AppState>, headers: HeaderMap, uri: Uri)
 
 async fn asset(Path(path): Path<String>) -> Response {
     file(&format!("assets/{path}"), "public, max-age=300")
+}
+
+/// Every embedded file of `web/`: its path there and the sha256 of its
+/// content, from which [`crate::pwa`] makes the service worker's version
+/// and the list of files it keeps.
+pub(crate) fn embedded() -> impl Iterator<Item = (String, [u8; 32])> {
+    Web::iter().filter_map(|path| {
+        let sha256 = Web::get(&path)?.metadata.sha256_hash();
+        Some((path.into_owned(), sha256))
+    })
+}
+
+/// The content of the embedded file `path` of `web/` (the service worker's
+/// template, the manifest).
+pub(crate) fn embedded_file(path: &str) -> Option<std::borrow::Cow<'static, [u8]>> {
+    Web::get(path).map(|f| f.data)
 }

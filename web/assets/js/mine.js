@@ -1,32 +1,44 @@
 // « Mes parties » (/mes-parties): the games this browser holds a seat in,
-// read from the server: those in progress to resume, the finished ones to
-// replay. A game the server no longer knows is forgotten.
+// read from the server, and the games played in this browser (IndexedDB,
+// local-store.js): those in progress to resume, the finished ones to
+// replay. A game the server no longer knows is forgotten; offline, the
+// server's games simply do not show.
 
 import { initI18n, t } from './i18n.js';
 import * as api from './api.js';
 import { el } from './online.js';
 import { describe, inProgress, readSeat } from './mygames.js';
+import * as store from './local-store.js';
 
 const $ = (id) => document.getElementById(id);
 const MAX = 60;
 let games = [];
 
+function href(g, live) {
+  const id = encodeURIComponent(g.id);
+  if (g.local) return `/partie-locale?id=${id}`;
+  return live ? `/partie/${id}` : `/parties/${id}`;
+}
+
 function row(g) {
   const d = describe(g.state);
   const live = inProgress(g.state);
-  const href = live ? `/partie/${encodeURIComponent(g.id)}` : `/parties/${encodeURIComponent(g.id)}`;
+  const title = g.local ? `${d.title} · ${t('game.offline')}` : d.title;
   const forget = el('button', { type: 'button', class: 'btn small', 'data-forget': g.id, text: t('mine.forget') });
   forget.addEventListener('click', () => {
-    api.forgetSeat(g.id);
+    if (g.local) store.remove(g.id).catch(() => {});
+    else api.forgetSeat(g.id);
     games = games.filter((x) => x.id !== g.id);
     render();
   });
-  return el('li', { class: 'mine-item card', 'data-id': g.id },
+  const attrs = { class: 'mine-item card', 'data-id': g.id };
+  if (g.local) attrs['data-local'] = '1';
+  return el('li', attrs,
     el('div', { class: 'mine-what' },
-      el('strong', { text: d.title }),
+      el('strong', { text: title }),
       el('span', { class: 'hint', text: d.line })),
     el('div', { class: 'mine-acts' },
-      el('a', { class: `btn small${live ? ' primary' : ''}`, href, text: t(live ? 'mine.resume' : 'mine.replay') }),
+      el('a', { class: `btn small${live ? ' primary' : ''}`, href: href(g, live), text: t(live ? 'mine.resume' : 'mine.replay') }),
       forget));
 }
 
@@ -40,10 +52,19 @@ function render() {
   $('empty').hidden = games.length > 0;
 }
 
+// This browser's own games, newest first; none where IndexedDB is refused.
+async function localGames() {
+  try {
+    return (await store.list()).filter((e) => e.state).map((e) => ({ id: e.id, local: true, state: e.state, updated: e.updated }));
+  } catch {
+    return [];
+  }
+}
+
 async function load() {
   const seats = api.mySeats().slice(0, MAX);
-  const read = await Promise.all(seats.map(readSeat));
-  games = read.filter(Boolean);
+  const [read, here] = await Promise.all([Promise.all(seats.map(readSeat)), localGames()]);
+  games = [...here, ...read.filter(Boolean)];
   $('loading').hidden = true;
   render();
 }

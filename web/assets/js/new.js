@@ -26,6 +26,7 @@ function update() {
   $('name-set').hidden = !online;
   $('tc-set').hidden = !online;
   $('team-set').hidden = !online || game !== 'nsolo';
+  $('offline-set').hidden = online;
   const [a, b] = SIDES[game];
   $('side-first').dataset.i18n = `side.${a}`;
   $('side-second').dataset.i18n = `side.${b}`;
@@ -53,6 +54,7 @@ function preset() {
   // « Nouvelle partie » after a game keeps its side and its board size.
   const side = { premier: 'first', second: 'second' }[q.get('camp')];
   if (side) form.querySelector(`input[name="side"][value="${side}"]`).checked = true;
+  if (q.get('hors-ligne') === '1' || !navigator.onLine) $('offline').checked = true;
   const size = +q.get('taille');
   if (size >= 8 && size <= 36) $('size').value = String(size);
   $('name').value = loadName();
@@ -95,15 +97,33 @@ form.addEventListener('submit', async (e) => {
   btn.disabled = true;
   btn.textContent = t('new.starting');
   try {
+    if (opponent !== 'online' && $('offline').checked) return location.assign(await offline(body));
     const r = await createGame(body);
     saveSeat(r.id, r.seat, r.side, name ? { name, index: 0 } : {});
     location.assign(`/partie/${encodeURIComponent(r.id)}`);
   } catch (err) {
+    // The server out of reach: a game against the machine or on one screen
+    // is played in this browser instead.
+    if (err.code === 'network' && opponent !== 'online') {
+      try {
+        $('error').textContent = t('new.offlineFallback');
+        $('error').hidden = false;
+        return location.assign(await offline(body));
+      } catch (e) {
+        err = e;
+      }
+    }
     fail(errorText(err));
     btn.disabled = false;
     update();
   }
 });
+
+// A game kept in this browser, played against its WebAssembly engine.
+async function offline(body) {
+  const { createLocalGame } = await import('./transport-local.js');
+  return createLocalGame(body);
+}
 document.addEventListener('langchange', update);
 
 preset();

@@ -87,6 +87,7 @@ export function newGameLink(s) {
     const h = humanSides(s)[0];
     if (h) q.set('camp', sidesOf(s).indexOf(h) === 0 ? 'premier' : 'second');
   } else q.set('adversaire', 'local');
+  if (s.local) q.set('hors-ligne', '1');
   return `/nouvelle?${q}`;
 }
 
