@@ -52,8 +52,13 @@ test('against the machine, its reply arrives over the live socket', { skip }, as
     assert.deepEqual(seen.sockets, [`/api/games/${created.id}/ws`], 'one live socket, to this game');
     assert.ok(seen.states.some((st) => st.ply === 2 && st.moves[1] === s.moves[1]), 'the reply came as a socket state');
     assert.ok(!seen.requests.some((r) => r.includes('/events')), 'no event stream is asked for');
+    // One read, then the socket. A second read is allowed: when the move's
+    // HTTP answer already carries the machine's reply, the socket's older
+    // state (ply 1) arrives behind the screen, and the page reads the game
+    // again rather than guess whether a take-back happened. Polling would
+    // read far more often.
     const reads = seen.requests.filter((r) => r === `GET /api/games/${created.id}`);
-    assert.equal(reads.length, 1, `the state was read once, then followed live (${reads.length})`);
+    assert.ok(reads.length >= 1 && reads.length <= 2, `the state was read, then followed live (${reads.length} reads)`);
     assert.match(await page.textContent('#status'), /À vous/);
     await shot(page, 'live-machine-reply');
   } finally {

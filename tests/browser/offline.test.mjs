@@ -6,7 +6,7 @@
 // the tests read the server's API for online games.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserMissing, launch, newPage, shot, startServer } from './harness.mjs';
+import { api, browserMissing, launch, newPage, shot, startServer } from './harness.mjs';
 
 const skip = browserMissing();
 
@@ -101,6 +101,7 @@ test('offline: Yoté against Débutant to the end, Nsolo captures with their bon
       if (turn === 3) await shot(page, 'offline-yote-1280');
     }
     assert.ok(s.result, 'the game ended');
+    const yoteResult = s.result;
     await page.waitForSelector('#end[data-result]:not([hidden])', { timeout: 30000 });
     assert.equal(await page.getAttribute('#end', 'data-result'), s.result.winner || 'draw');
     await shot(page, 'offline-yote-end');
@@ -132,6 +133,30 @@ test('offline: Yoté against Débutant to the end, Nsolo captures with their bon
       await page.waitForSelector(`[data-id="${id}"][data-local="1"]`, { timeout: 10000 });
     }
     await shot(page, 'offline-mine');
+
+    // The unfinished Nsolo game is the one the home page offers to resume.
+    await page.goto(`${server.base}/`);
+    await page.waitForSelector('#resume:not([hidden])', { timeout: 10000 });
+    assert.equal(await page.getAttribute('#resume-go', 'href'), `/partie-locale?id=${nsoloId}`);
+
+    // Back online, the finished game is sent to the server as a record; the
+    // unfinished one stays in the browser.
+    await page.context().setOffline(false);
+    let synced;
+    for (let i = 0; i < 80 && !synced; i++) {
+      synced = await page.evaluate(async (id) => (await (await import('/assets/js/local-store.js')).get(id))?.synced, yoteId);
+      if (!synced) await new Promise((r) => setTimeout(r, 250));
+    }
+    assert.ok(synced, 'the finished game was sent');
+    const local = await page.evaluate(async (id) => (await import('/assets/js/local-store.js')).get(id).then((e) => e.game), yoteId);
+    const stored = await api(server.base, 'GET', `/api/games/${synced}`);
+    assert.equal(stored.status, 'finished', JSON.stringify({ synced, stored }));
+    assert.deepEqual(stored.moves, local.moves, 'the record has the moves played offline');
+    assert.deepEqual(stored.result, yoteResult, 'with the result it had offline');
+    const records = await api(server.base, 'GET', '/api/records');
+    assert.ok(JSON.stringify(records).includes(synced), 'listed with the records');
+    const nsolo = await page.evaluate(async (id) => (await import('/assets/js/local-store.js')).get(id), nsoloId);
+    assert.equal(nsolo.synced, undefined, 'an unfinished game is not sent');
     assert.deepEqual(errors, []);
   } finally {
     await browser.close();

@@ -108,7 +108,7 @@ fn bad(e: impl std::fmt::Display) -> AppError {
     AppError::BadRequest(e.to_string())
 }
 
-fn start_fen(kind: GameKind, size: u8) -> Result<(String, u8), AppError> {
+pub(crate) fn start_fen(kind: GameKind, size: u8) -> Result<(String, u8), AppError> {
     match kind {
         GameKind::Yote => Ok((yote::Position::START.to_string(), 5)),
         GameKind::Nsolo => nsolo::Position::start(size)

@@ -39,6 +39,7 @@ pub mod state;
 pub mod status;
 pub mod store;
 pub mod thinker;
+pub mod upload;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
@@ -60,6 +61,7 @@ pub fn app(state: AppState) -> Router {
         .merge(live::router())
         .merge(lobby::router())
         .merge(archive::router())
+        .merge(upload::router())
         .merge(status::router())
         .merge(pages::router())
         .merge(engine_files::router())

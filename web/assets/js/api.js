@@ -54,6 +54,7 @@ export const lobby = () => call('GET', '/api/lobby');
 export const records = () => call('GET', '/api/records');
 export const replay = (id) => call('GET', `${game(id)}/replay`);
 export const importText = (text) => call('POST', '/api/import', { text });
+export const uploadRecord = (body) => call('POST', '/api/records', { body });
 export const exportUrl = (id) => `${game(id)}/export`;
 export const socketUrl = (id) => `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${game(id)}/ws`;
 

@@ -50,6 +50,12 @@ export async function save(game, state, extra = {}) {
   return entry;
 }
 
+/** Adds `fields` to entry `id` (what the upload learned). */
+export async function mark(id, fields) {
+  const old = await get(id);
+  if (old) await run('readwrite', (s) => s.put({ ...old, ...fields }));
+}
+
 export const remove = (id) => run('readwrite', (s) => s.delete(id));
 
 /** A new game id: `L` and 10 random letters or digits. */

@@ -16,6 +16,8 @@ let games = [];
 
 function href(g, live) {
   const id = encodeURIComponent(g.id);
+  // A game finished offline and sent as a record is replayed from the server.
+  if (g.local && g.synced && !live) return `/parties/${encodeURIComponent(g.synced)}`;
   if (g.local) return `/partie-locale?id=${id}`;
   return live ? `/partie/${id}` : `/parties/${id}`;
 }
@@ -55,7 +57,7 @@ function render() {
 // This browser's own games, newest first; none where IndexedDB is refused.
 async function localGames() {
   try {
-    return (await store.list()).filter((e) => e.state).map((e) => ({ id: e.id, local: true, state: e.state, updated: e.updated }));
+    return (await store.list()).filter((e) => e.state).map((e) => ({ id: e.id, local: true, state: e.state, updated: e.updated, synced: e.synced }));
   } catch {
     return [];
   }

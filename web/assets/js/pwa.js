@@ -80,3 +80,8 @@ if ('serviceWorker' in navigator) {
     document.documentElement.dataset.sw = 'ready';
   });
 }
+
+// Games finished offline go to the server as records when it can be reached.
+const sync = () => import('./record-sync.js').then((m) => m.syncRecords()).catch(() => {});
+addEventListener('online', sync);
+if (navigator.onLine) sync();

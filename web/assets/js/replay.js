@@ -1,16 +1,19 @@
 // Replay page (/parties/<id>): the frames of a game in the viewer, with a
-// link to export its record as text.
+// link to export its record as text, and « Analyser » (analysis.js): the
+// browser's engine judges its moves.
 
 import { initI18n, t } from './i18n.js';
 import * as api from './api.js';
 import { errorText } from './errors.js';
 import { Viewer } from './viewer.js';
 import { gameLabel } from './online.js';
+import { Analysis } from './analysis.js';
 
 const $ = (id) => document.getElementById(id);
 const id = decodeURIComponent(location.pathname.replace(/\/+$/, '').split('/').pop());
 let viewer = null;
 let data = null;
+let analysis = null;
 
 function heading() {
   if (!data) return;
@@ -28,6 +31,9 @@ async function start() {
     data = await api.replay(id);
     viewer = new Viewer($('viewer'), data);
     heading();
+    const els = { section: $('analysis'), button: $('analyse'), progress: $('analysis-progress'), status: $('analysis-status'), graph: $('analysis-graph') };
+    analysis = new Analysis(els, id, data, viewer);
+    analysis.offer();
   } catch (e) {
     $('error').textContent = errorText(e);
     $('error').hidden = false;
@@ -40,5 +46,6 @@ async function start() {
 document.addEventListener('langchange', () => {
   heading();
   viewer?.labels();
+  analysis?.labels();
 });
 start();

@@ -36,6 +36,8 @@ export function createLocalTransport(id) {
   async function keep(answer) {
     game = answer.game;
     await store.save(game, answer.state);
+    // A finished game goes to the server as a record if it can be reached.
+    if (answer.state.result) import('./record-sync.js').then((m) => m.syncRecords()).catch(() => {});
     return answer.state;
   }
 

@@ -4,7 +4,10 @@
 // keyboard's arrows, Home, End and space do the same, from the moment the
 // page opens. Moves are numbered by turn, as the export writes them: a turn
 // is the first side's move and the reply. No rules: each frame carries its
-// board and the animation of the move that led to it.
+// board and the animation of the move that led to it. An analysis
+// (analysis.js) adds marks to the moves, a line under the move and a hint on
+// the board through mark(), setAside() and `hints`, and follows the viewed
+// frame through `onShow`.
 
 import { t, has } from './i18n.js';
 import * as sound from './sound.js';
@@ -51,6 +54,8 @@ export class Viewer {
     this.draining = null;
     this.token = 0;
     this.anim = new Animator();
+    this.hints = null; // frame index -> cells to highlight (the analysis' best move)
+    this.onShow = null; // called with the frame index whenever it changes
     host.textContent = '';
     this.build();
     this.show(0);
@@ -91,6 +96,7 @@ export class Viewer {
     });
     ctl.append(this.slider, this.label, this.mute);
     this.moveLine = el('p', { class: 'viewer-move', 'aria-live': 'polite' });
+    this.aside = el('p', { class: 'viewer-aside', 'data-viewer-aside': '', hidden: '' });
     this.result = el('p', { class: 'viewer-result' });
     this.list = el('ol', { class: 'viewer-moves' });
     this.list.addEventListener('click', (e) => {
@@ -108,7 +114,7 @@ export class Viewer {
       this.list.append(li);
     }
     this.root.addEventListener('keydown', (e) => this.key(e));
-    this.root.append(this.boardHost, ctl, this.moveLine, this.result, this.list);
+    this.root.append(this.boardHost, ctl, this.moveLine, this.aside, this.result, this.list);
     this.host.append(this.root);
     this.labels();
   }
@@ -143,7 +149,8 @@ export class Viewer {
 
   view(f) {
     const last = f.last && f.last.animation;
-    const common = { legal: [], interactive: false, hint: [], flipped: false, turn: f.turn || 'south', last };
+    const hint = (this.hints && this.hints(this.i)) || [];
+    const common = { legal: [], interactive: false, hint, flipped: false, turn: f.turn || 'south', last };
     if (this.game === 'yote') return { ...common, board: f.yote.board, reserve: f.yote.reserve, captured: f.yote.captured };
     return { ...common, rows: f.nsolo.rows };
   }
@@ -153,6 +160,30 @@ export class Viewer {
     const f = this.frames[this.i];
     if (f) this.board.set(this.view(f));
     this.text();
+    this.onShow?.(this.i);
+  }
+
+  // Redraws the frame on screen (new hints), unless a move is being animated:
+  // its end redraws anyway.
+  refresh() {
+    if (!this.busy) this.show(this.i);
+  }
+
+  // Marks the move of frame `i` ('inaccuracy' | 'mistake' | 'blunder'), with
+  // a sign (?!, ?, ??) whose spoken name is `label`.
+  mark(i, mark, sign, label) {
+    const b = this.list.querySelector(`button[data-frame="${i}"]`);
+    if (!b) return;
+    b.querySelector('.viewer-mark')?.remove();
+    if (!mark) return void delete b.dataset.mark;
+    b.dataset.mark = mark;
+    b.append(el('span', { class: 'viewer-mark', role: 'img', 'aria-label': label, title: label, text: sign }));
+  }
+
+  // The line under the move (the best move there), hidden when empty.
+  setAside(text) {
+    this.aside.textContent = text || '';
+    this.aside.hidden = !text;
   }
 
   text() {

@@ -18,10 +18,10 @@ use super::{Acted, Action, Command, Done, Game, Joined, Subscription};
 use crate::clock::now_ms;
 use crate::cluster::wire::{Answer, Op};
 use crate::cluster::{Cluster, ForwardError, LEASE_MS};
-use crate::domain::Side;
+use crate::domain::{Side, Status};
 use crate::error::AppError;
 use crate::seats::Role;
-use crate::store::{Fence, GameRow, Holder, Member, Store};
+use crate::store::{Fence, GameRow, Holder, Member, Store, Summary};
 use crate::thinker::{Lane, Thinker};
 
 /// Commands an owner holds before senders wait.
@@ -578,6 +578,49 @@ impl Games {
         };
         self.start(&id, Start::Ready(Box::new(game)), fence);
         Ok(())
+    }
+
+    /// Stores `game`, finished elsewhere (a browser's offline game), with
+    /// its moves. No owner starts: nothing more can happen to it, and a
+    /// read loads it like any stored game. `false` when a game with its id
+    /// is stored already (the same upload sent twice).
+    pub async fn import_finished(&self, game: &Game) -> Result<bool, AppError> {
+        if let Some(cluster) = &self.0.cluster {
+            cluster.check()?;
+        }
+        let id = &game.row.id;
+        if self.0.store.exists(id).await? {
+            return Ok(false);
+        }
+        let last = game.summary();
+        let moves = game.play.moves();
+        let n = moves.len();
+        let steps: Vec<(String, Summary)> = moves
+            .into_iter()
+            .enumerate()
+            .map(|(i, m)| {
+                // The end by the position comes with the last move; an end by
+                // the people (resignation, agreement) after it.
+                let after = if i + 1 == n && game.row.ended.is_none() {
+                    last
+                } else {
+                    Summary {
+                        status: Status::Playing,
+                        ply: i + 1,
+                        result: None,
+                        machine_due: false,
+                        deadline_ms: None,
+                    }
+                };
+                (m, after)
+            })
+            .collect();
+        match self.0.store.create_finished(&game.row, &steps, &last).await {
+            Ok(()) => Ok(true),
+            // Two uploads of one game racing: the second finds the first's.
+            Err(_) if self.0.store.exists(id).await? => Ok(false),
+            Err(e) => Err(e.into()),
+        }
     }
 
     /// Wakes the games where the machine is to move (after a restart).

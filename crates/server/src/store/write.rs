@@ -125,6 +125,39 @@ impl Store {
         tx.commit().await
     }
 
+    /// A finished game played elsewhere (in a browser, offline): its row,
+    /// every move with the summary after it, its end and its final summary,
+    /// together.
+    pub async fn create_finished(
+        &self,
+        g: &GameRow,
+        moves: &[(String, Summary)],
+        last: &Summary,
+    ) -> sqlx::Result<()> {
+        let mut tx = self.writer.begin().await?;
+        let start = Summary {
+            status: crate::domain::Status::Playing,
+            ply: 0,
+            result: None,
+            machine_due: false,
+            deadline_ms: None,
+        };
+        insert_game(&mut tx, g, &start).await?;
+        for (ply, (notation, after)) in moves.iter().enumerate() {
+            insert_move(&mut tx, &g.id, ply, notation, None, after).await?;
+        }
+        if let Some(ended) = &g.ended {
+            sqlx::query("UPDATE games SET ended_winner = $1, ended_reason = $2 WHERE id = $3")
+                .bind(ended.winner.map(Side::as_str))
+                .bind(ended.reason.as_str())
+                .bind(&g.id)
+                .execute(&mut *tx)
+                .await?;
+        }
+        write_summary(&mut tx, &g.id, last).await?;
+        tx.commit().await
+    }
+
     /// A rematch of `old`: the new game, its first member and the link,
     /// together; refused (changing nothing) if `old` has a rematch already.
     pub async fn create_rematch(
