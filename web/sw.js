@@ -23,6 +23,7 @@ const ENGLISH = {
   '/nsolo/rules': '/nsolo/regles',
   '/games': '/parties',
   '/local-game': '/partie-locale',
+  '/local-game/replay': '/partie-locale/revoir',
 };
 
 self.addEventListener('install', (event) => {

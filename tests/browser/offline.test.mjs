@@ -106,6 +106,16 @@ test('offline: Yoté against Débutant to the end, Nsolo captures with their bon
     assert.equal(await page.getAttribute('#end', 'data-result'), s.result.winner || 'draw');
     await shot(page, 'offline-yote-end');
 
+    // Still offline, the finished game is analysed by the browser's engine.
+    const replay = await page.getAttribute('#end-replay', 'href');
+    assert.equal(replay, `/partie-locale/revoir?id=${yoteId}`);
+    await page.goto(server.base + replay);
+    await page.click('#analyse');
+    await page.waitForSelector('#analysis[data-analysis="done"]', { timeout: 120000 });
+    const points = await page.locator('[data-eval-graph] circle[data-ply]').count();
+    assert.equal(points, s.moves.length, 'one point a ply on the graph');
+    await shot(page, 'offline-analysis');
+
     s = await startOffline(page, server.base, 'nsolo', '&taille=8');
     const nsoloId = s.id;
     let captures = 0;

@@ -68,6 +68,8 @@ pub fn router() -> Router<AppState> {
         .route("/games/{id}", game_page!(GamePage::Replay))
         .route("/partie-locale", page!("game.html"))
         .route("/local-game", page!("game.html"))
+        .route("/partie-locale/revoir", page!("replay.html"))
+        .route("/local-game/replay", page!("replay.html"))
         .route("/mes-parties", page!("mine.html"))
         .route("/my-games", page!("mine.html"))
         .route("/assets/{*path}", get(asset))

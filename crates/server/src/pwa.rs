@@ -25,6 +25,7 @@ const PAGES: &[&str] = &[
     "/nouvelle",
     "/mes-parties",
     "/partie-locale",
+    "/partie-locale/revoir",
     "/yote/regles",
     "/nsolo/regles",
     "/parties",

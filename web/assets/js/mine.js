@@ -18,7 +18,7 @@ function href(g, live) {
   const id = encodeURIComponent(g.id);
   // A game finished offline and sent as a record is replayed from the server.
   if (g.local && g.synced && !live) return `/parties/${encodeURIComponent(g.synced)}`;
-  if (g.local) return `/partie-locale?id=${id}`;
+  if (g.local) return live ? `/partie-locale?id=${id}` : `/partie-locale/revoir?id=${id}`;
   return live ? `/partie/${id}` : `/parties/${id}`;
 }
 

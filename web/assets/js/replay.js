@@ -1,6 +1,8 @@
 // Replay page (/parties/<id>): the frames of a game in the viewer, with a
 // link to export its record as text, and « Analyser » (analysis.js): the
-// browser's engine judges its moves.
+// browser's engine judges its moves. /partie-locale/revoir?id=<id> is the
+// same page for a game kept in this browser: its frames come from the
+// engine, offline too, and there is no export.
 
 import { initI18n, t } from './i18n.js';
 import * as api from './api.js';
@@ -10,7 +12,10 @@ import { gameLabel } from './online.js';
 import { Analysis } from './analysis.js';
 
 const $ = (id) => document.getElementById(id);
-const id = decodeURIComponent(location.pathname.replace(/\/+$/, '').split('/').pop());
+const local = /^\/(partie-locale|local-game)\//.test(location.pathname);
+const id = local
+  ? new URLSearchParams(location.search).get('id') || ''
+  : decodeURIComponent(location.pathname.replace(/\/+$/, '').split('/').pop());
 let viewer = null;
 let data = null;
 let analysis = null;
@@ -22,13 +27,22 @@ function heading() {
   document.title = `${name} · ${t('replay.title')}`;
 }
 
+// A game of this browser's: its frames from the engine, as the server's replay.
+async function localReplay() {
+  const [store, engine] = await Promise.all([import('./local-store.js'), import('./engine-client.js')]);
+  const entry = await store.get(id);
+  if (!entry) throw new api.ApiError('not_found', '', 404);
+  return engine.call('frames', [entry.game]);
+}
+
 async function start() {
   await initI18n();
   $('export').href = api.exportUrl(id);
   $('export').setAttribute('download', `palabre-${id}.txt`);
-  $('to-game').href = `/partie/${encodeURIComponent(id)}`;
+  $('export').hidden = local;
+  $('to-game').href = local ? `/partie-locale?id=${encodeURIComponent(id)}` : `/partie/${encodeURIComponent(id)}`;
   try {
-    data = await api.replay(id);
+    data = await (local ? localReplay() : api.replay(id));
     viewer = new Viewer($('viewer'), data);
     heading();
     const els = { section: $('analysis'), button: $('analyse'), progress: $('analysis-progress'), status: $('analysis-status'), graph: $('analysis-graph') };

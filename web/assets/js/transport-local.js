@@ -81,6 +81,8 @@ export function createLocalTransport(id) {
     resign: (seat, body) => act('resign', body?.side ?? null),
     replay: () => serial(() => call('frames', [game])),
     newGame: (body) => createLocalGame(body),
-    links: () => ({}),
+    // No address to share or export: the replay (and its analysis) is
+    // this browser's own page.
+    links: () => ({ replay: `/partie-locale/revoir?id=${encodeURIComponent(id)}` }),
   };
 }
