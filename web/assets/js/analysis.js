@@ -10,6 +10,8 @@ import { t, currentLang } from './i18n.js';
 import { call, available } from './engine-client.js';
 import { errorText } from './errors.js';
 import { EvalGraph, FORCED } from './eval-graph.js';
+import { cellsOf } from './places.js';
+import { el } from './online.js';
 
 const SIGNS = { inaccuracy: '?!', mistake: '?', blunder: '??' };
 /** The side whose point of view the graph takes. */
@@ -28,11 +30,6 @@ export function record(id, data) {
   };
 }
 
-// The places a move names, with the same patterns as controller.js's
-// cellsOf (not imported: it would bring the whole game page along).
-function cellsOf(game, move) {
-  return game === 'yote' ? move.match(/[a-e][1-5]/g) || [] : move.match(/[A-D]\d{1,2}/g) || [];
-}
 
 export class Analysis {
   /** `els`: {section, button, progress, status, graph} of replay.html. */
@@ -147,4 +144,21 @@ export class Analysis {
     this.plot();
     this.follow(this.viewer.i);
   }
+}
+
+/** The analysis section after `host` (replacing one from an earlier game),
+ * its button offered when the engine is there; the same on the replay page
+ * and under an imported record. */
+export function mountAnalysis(host, id, data, viewer) {
+  document.getElementById('analysis')?.remove();
+  const button = el('button', { type: 'button', class: 'btn primary', id: 'analyse', 'data-i18n': 'analysis.run', text: t('analysis.run') });
+  const progress = el('progress', { id: 'analysis-progress', max: '1', value: '0', hidden: true });
+  const status = el('p', { class: 'analysis-status', id: 'analysis-status', 'aria-live': 'polite' });
+  const graph = el('div', { class: 'analysis-graph', id: 'analysis-graph' });
+  const section = el('section', { class: 'analysis', id: 'analysis', 'aria-label': t('analysis.title'), 'data-i18n-attr': 'aria-label:analysis.title', hidden: true },
+    el('div', { class: 'analysis-head' }, button, progress, status), graph);
+  host.after(section);
+  const analysis = new Analysis({ section, button, progress, status, graph }, id, data, viewer);
+  analysis.offer();
+  return analysis;
 }

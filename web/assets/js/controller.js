@@ -8,6 +8,7 @@
 import * as P from './permissions.js';
 import { other, humanSides, vsMachine, online } from './permissions.js';
 import { ControllerCore } from './controller-core.js';
+import { cellsOf } from './places.js';
 
 // The notation typed in the move form, as the boards write it.
 export function normalise(game, m) {
@@ -15,10 +16,7 @@ export function normalise(game, m) {
   return game === 'yote' ? s.toLowerCase() : s.toUpperCase();
 }
 
-// The holes or pits a move names, to show a hint on the board.
-export function cellsOf(game, move) {
-  return game === 'yote' ? move.match(/[a-e][1-5]/g) || [] : move.match(/[A-D]\d{1,2}/g) || [];
-}
+export { cellsOf };
 
 // new GameController({transport, render, animate, confirmMoves, navigate}):
 // see ControllerCore.

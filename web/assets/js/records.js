@@ -6,11 +6,13 @@ import { initI18n, t, currentLang } from './i18n.js';
 import * as api from './api.js';
 import { errorText, importErrorText } from './errors.js';
 import { Viewer } from './viewer.js';
+import { mountAnalysis } from './analysis.js';
 import { SIDES, gameLabel, names, resultText, el } from './online.js';
 
 const $ = (id) => document.getElementById(id);
 let list = null;
 let viewer = null;
+let analysis = null; // of the imported record
 
 // `ended_at`: Unix seconds, milliseconds or an ISO date.
 function when(at) {
@@ -74,6 +76,7 @@ $('import-form').addEventListener('submit', async (e) => {
     const data = await api.importText(text);
     $('import-view').hidden = false;
     viewer = new Viewer($('import-view'), data);
+    analysis = mountAnalysis($('import-view'), 'import', data, viewer);
     $('import-view').scrollIntoView({ block: 'start', behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' });
     viewer.root.focus({ preventScroll: true });
   } catch (e2) {
@@ -88,5 +91,6 @@ $('import-form').addEventListener('submit', async (e) => {
 document.addEventListener('langchange', () => {
   render();
   viewer?.labels();
+  analysis?.labels();
 });
 initI18n().then(load);

@@ -9,7 +9,7 @@ import * as api from './api.js';
 import { errorText } from './errors.js';
 import { Viewer } from './viewer.js';
 import { gameLabel } from './online.js';
-import { Analysis } from './analysis.js';
+import { mountAnalysis } from './analysis.js';
 
 const $ = (id) => document.getElementById(id);
 const local = /^\/(partie-locale|local-game)\//.test(location.pathname);
@@ -45,9 +45,7 @@ async function start() {
     data = await (local ? localReplay() : api.replay(id));
     viewer = new Viewer($('viewer'), data);
     heading();
-    const els = { section: $('analysis'), button: $('analyse'), progress: $('analysis-progress'), status: $('analysis-status'), graph: $('analysis-graph') };
-    analysis = new Analysis(els, id, data, viewer);
-    analysis.offer();
+    analysis = mountAnalysis($('viewer'), id, data, viewer);
   } catch (e) {
     $('error').textContent = errorText(e);
     $('error').hidden = false;
