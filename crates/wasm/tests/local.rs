@@ -14,6 +14,13 @@ fn create(engine: &Engine, spec: Value) -> Value {
     v
 }
 
+/// A new engine and the game `spec` creates on it.
+fn start(spec: Value) -> (Engine, Value) {
+    let engine = Engine::new();
+    let v = create(&engine, spec);
+    (engine, v)
+}
+
 fn game_of(v: &Value) -> String {
     v["game"].to_string()
 }
@@ -71,11 +78,7 @@ fn a_whole_yote_game_against_the_machine_ends_with_a_result() {
 
 #[test]
 fn the_state_has_the_servers_members_and_shows_the_last_move() {
-    let engine = Engine::new();
-    let v = create(
-        &engine,
-        json!({"id": "L2", "game": "nsolo", "size": 8, "opponent": "local"}),
-    );
+    let (engine, v) = start(json!({"id": "L2", "game": "nsolo", "size": 8, "opponent": "local"}));
     let state = &v["state"];
     for key in [
         "id",
@@ -138,11 +141,7 @@ fn the_state_has_the_servers_members_and_shows_the_last_move() {
 
 #[test]
 fn a_refused_action_says_why_and_changes_nothing() {
-    let engine = Engine::new();
-    let v = create(
-        &engine,
-        json!({"id": "L3", "game": "yote", "opponent": "local"}),
-    );
+    let (engine, v) = start(json!({"id": "L3", "game": "yote", "opponent": "local"}));
     let game = game_of(&v);
     let code = |text: String| parse(&text)["error"]["code"].as_str().unwrap().to_owned();
     assert_eq!(code(engine.play(&game, "zz9", 0)), "malformed_move");
@@ -155,9 +154,7 @@ fn a_refused_action_says_why_and_changes_nothing() {
 
 #[test]
 fn take_back_against_the_machine_returns_to_the_persons_turn() {
-    let mut engine = Engine::new();
-    let v = create(
-        &engine,
+    let (mut engine, v) = start(
         json!({"id": "L4", "game": "yote", "opponent": "machine", "level": "intermediaire", "side": "red"}),
     );
     let v = parse(&engine.play(&game_of(&v), "c3", 0));
@@ -170,11 +167,7 @@ fn take_back_against_the_machine_returns_to_the_persons_turn() {
 
 #[test]
 fn draws_and_resignations_on_one_screen() {
-    let mut engine = Engine::new();
-    let v = create(
-        &engine,
-        json!({"id": "L5", "game": "yote", "opponent": "local"}),
-    );
+    let (mut engine, v) = start(json!({"id": "L5", "game": "yote", "opponent": "local"}));
     let offered = parse(&engine.draw(&game_of(&v), "offer"));
     assert_eq!(offered["state"]["draw_offer"], "red");
     let declined = parse(&engine.draw(&game_of(&offered), "decline"));
@@ -195,9 +188,7 @@ fn draws_and_resignations_on_one_screen() {
 
 #[test]
 fn the_machine_declines_a_draw_in_the_opening() {
-    let mut engine = Engine::new();
-    let v = create(
-        &engine,
+    let (mut engine, v) = start(
         json!({"id": "L6", "game": "yote", "opponent": "machine", "level": "expert", "side": "red"}),
     );
     let answer = parse(&engine.draw(&game_of(&v), "offer"));
@@ -207,11 +198,7 @@ fn the_machine_declines_a_draw_in_the_opening() {
 
 #[test]
 fn frames_and_hints_speak_the_rules_notation() {
-    let mut engine = Engine::new();
-    let v = create(
-        &engine,
-        json!({"id": "L7", "game": "yote", "opponent": "local"}),
-    );
+    let (mut engine, v) = start(json!({"id": "L7", "game": "yote", "opponent": "local"}));
     let v = parse(&engine.play(&game_of(&v), "c3", 0));
     let frames = parse(&engine.frames(&game_of(&v)));
     assert_eq!(frames["frames"].as_array().unwrap().len(), 2);
