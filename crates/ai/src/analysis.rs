@@ -33,6 +33,15 @@ pub const EVAL_WIN_BOUND: i32 = 90_000;
 /// Deepest iteration when the limits name no depth.
 const MAX_DEPTH: u32 = 64;
 
+/// The depth an analysis searches when told neither a depth nor a time:
+/// Confirmé's, the level a hint plays.
+pub fn default_depth(kind: crate::level::GameKind) -> u32 {
+    crate::Level::Confirme
+        .style(kind, std::time::Duration::ZERO)
+        .depth
+        .unwrap_or(4)
+}
+
 /// How bad a move was.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Mark {

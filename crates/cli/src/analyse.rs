@@ -10,7 +10,7 @@ use std::time::Duration;
 use anyhow::Context;
 use clap::Args;
 use palabre_ai::analysis::{self, Analysable, PlyReport};
-use palabre_ai::level::{GameKind, Level};
+use palabre_ai::level::GameKind;
 use palabre_ai::nsolo::Nsolo;
 use palabre_ai::yote::Yote;
 use palabre_ai::{Limits, Params, SearchLimit};
@@ -95,10 +95,7 @@ fn limits(args: &AnalyseArgs, kind: GameKind) -> Limits {
     let limit = match (args.movetime, args.depth) {
         (Some(ms), _) => SearchLimit::MoveTime(Duration::from_millis(ms)),
         (None, Some(depth)) => SearchLimit::Depth(depth),
-        (None, None) => {
-            let style = Level::Confirme.style(kind, Duration::ZERO);
-            SearchLimit::Depth(style.depth.unwrap_or(4))
-        }
+        (None, None) => SearchLimit::Depth(analysis::default_depth(kind)),
     };
     Limits::new().with(limit)
 }

@@ -126,3 +126,24 @@ async fn a_record_that_is_not_over_or_breaks_a_rule_is_refused_and_stores_nothin
         "nothing stored: {records}"
     );
 }
+
+#[tokio::test]
+async fn two_uploads_of_one_game_racing_store_it_once() {
+    let app = router().await;
+    let body = json!({"client_id": "Lrace", "game": "yote", "moves": finished_yote(),
+        "opponent": "local"});
+    let (a, b) = tokio::join!(
+        call(&app, "POST", "/api/records", Some(body.clone())),
+        call(&app, "POST", "/api/records", Some(body)),
+    );
+    let mut statuses = [a.0, b.0];
+    statuses.sort();
+    assert_eq!(
+        statuses,
+        [StatusCode::OK, StatusCode::CREATED],
+        "{a:?} {b:?}"
+    );
+    assert_eq!(a.1["id"], b.1["id"]);
+    let (_, records) = call(&app, "GET", "/api/records", None).await;
+    assert_eq!(records.as_array().map_or(0, Vec::len), 1, "{records}");
+}

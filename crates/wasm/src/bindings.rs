@@ -16,6 +16,20 @@ fn parse<T: serde::de::DeserializeOwned>(text: &str, what: &str) -> Result<T, Lo
     serde_json::from_str(text).map_err(|e| LocalError::new("bad_request", format!("{what}: {e}")))
 }
 
+/// What bounds a search from JavaScript: a time above 0, else a depth above
+/// 0 (at most 64), else nothing (the caller's default).
+fn limit(movetime_ms: u32, depth: u32) -> Option<SearchLimit> {
+    if movetime_ms > 0 {
+        Some(SearchLimit::MoveTime(Duration::from_millis(u64::from(
+            movetime_ms,
+        ))))
+    } else if depth > 0 {
+        Some(SearchLimit::Depth(depth.min(64)))
+    } else {
+        None
+    }
+}
+
 /// A changed game and its state.
 fn answer(game: &LocalGame) -> Result<Value, LocalError> {
     Ok(json!({ "game": game, "state": state::state(game)? }))
@@ -119,13 +133,8 @@ impl Engine {
         each: &js_sys::Function,
     ) -> String {
         let run = |g: LocalGame| {
-            let limit = if movetime_ms > 0 {
-                SearchLimit::MoveTime(Duration::from_millis(u64::from(movetime_ms)))
-            } else if depth > 0 {
-                SearchLimit::Depth(depth.min(64))
-            } else {
-                SearchLimit::Depth(default_depth(g.game))
-            };
+            let limit =
+                limit(movetime_ms, depth).unwrap_or(SearchLimit::Depth(default_depth(g.game)));
             self.machine.analyse(&g, limit, |line| {
                 let _ = each.call1(&JsValue::NULL, &JsValue::from_str(&line.to_string()));
             })?;
@@ -152,16 +161,8 @@ impl Engine {
             let level: Level = level
                 .parse()
                 .map_err(|_| LocalError::new("bad_request", format!("no level {level}")))?;
-            let limit = if movetime_ms > 0 {
-                Some(SearchLimit::MoveTime(Duration::from_millis(u64::from(
-                    movetime_ms,
-                ))))
-            } else if depth > 0 {
-                Some(SearchLimit::Depth(depth.min(64)))
-            } else {
-                None
-            };
-            self.machine.think(kind, start, &moves, level, limit)
+            self.machine
+                .think(kind, start, &moves, level, limit(movetime_ms, depth))
         };
         respond(run())
     }

@@ -204,16 +204,12 @@ impl Machine {
     }
 }
 
-/// The analysis's default depth: Confirmé's, as `palabre analyse` uses.
+/// The analysis's default depth for `kind`, as `palabre analyse` uses.
 pub fn default_depth(kind: Kind) -> u32 {
-    let kind = match kind {
+    analysis::default_depth(match kind {
         Kind::Yote => GameKind::Yote,
         Kind::Nsolo => GameKind::Nsolo,
-    };
-    Level::Confirme
-        .style(kind, Duration::ZERO)
-        .depth
-        .unwrap_or(4)
+    })
 }
 
 fn analyse<P: GamePosition, G: Analysable<P>>(

@@ -22,17 +22,8 @@ function render() {
   $('resume').hidden = false;
 }
 
-async function newestLocal() {
-  try {
-    const entry = (await store.list()).find((e) => e.state && inProgress(e.state));
-    return entry && { id: entry.id, local: true, state: entry.state, updated: entry.updated };
-  } catch {
-    return null; // IndexedDB refused (a private window, an old browser)
-  }
-}
-
 async function lookForUnfinished() {
-  found = await newestLocal();
+  found = (await store.summaries()).find((g) => inProgress(g.state)) || null;
   if (found) return render();
   for (const s of api.mySeats().slice(0, LOOK)) {
     const g = await readSeat(s);

@@ -50,6 +50,18 @@ export async function save(game, state, extra = {}) {
   return entry;
 }
 
+/** The games as the lists show them ({id, local, state, updated, synced}),
+ * newest first; none where IndexedDB is refused (a private window). */
+export async function summaries() {
+  try {
+    return (await list())
+      .filter((e) => e.state)
+      .map((e) => ({ id: e.id, local: true, state: e.state, updated: e.updated, synced: e.synced }));
+  } catch {
+    return [];
+  }
+}
+
 /** Adds `fields` to entry `id` (what the upload learned). */
 export async function mark(id, fields) {
   const old = await get(id);

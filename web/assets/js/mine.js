@@ -54,18 +54,9 @@ function render() {
   $('empty').hidden = games.length > 0;
 }
 
-// This browser's own games, newest first; none where IndexedDB is refused.
-async function localGames() {
-  try {
-    return (await store.list()).filter((e) => e.state).map((e) => ({ id: e.id, local: true, state: e.state, updated: e.updated, synced: e.synced }));
-  } catch {
-    return [];
-  }
-}
-
 async function load() {
   const seats = api.mySeats().slice(0, MAX);
-  const [read, here] = await Promise.all([Promise.all(seats.map(readSeat)), localGames()]);
+  const [read, here] = await Promise.all([Promise.all(seats.map(readSeat)), store.summaries()]);
   games = [...here, ...read.filter(Boolean)];
   $('loading').hidden = true;
   render();

@@ -23,6 +23,7 @@ export async function createLocalGame(body) {
 export function createLocalTransport(id) {
   let game = null; // the record, as last stored
   let handlers = null;
+  let thinking = false; // the machine was to move when the game was read
   let chain = Promise.resolve();
   const me = { seat: 'local' };
 
@@ -66,13 +67,14 @@ export function createLocalTransport(id) {
       if (!entry) throw new ApiError('not_found', 'no such game in this browser', 404);
       game = entry.game;
       const { state } = await call('state', [game]);
+      thinking = state.thinking;
       me.side = Object.keys(state.players).find((side) => state.players[side] === 'human');
       return state;
     },
     connect(h) {
       handlers = h;
       h.onStatus('open');
-      call('state', [game]).then((r) => r.state.thinking && replyLater(), () => {});
+      if (thinking) replyLater();
     },
     play: (seat, move, ply) => act('play', move, ply),
     hint: () => serial(() => call('hint', [game])),
