@@ -155,7 +155,7 @@ pub struct Engine {
 }
 
 impl Engine {
-    fn spawn(cmd: &str) -> anyhow::Result<Engine> {
+    pub fn spawn(cmd: &str) -> anyhow::Result<Engine> {
         let mut words = cmd.split_whitespace();
         let program = words.next().context("empty engine command")?;
         let mut child = Command::new(program)
@@ -198,8 +198,18 @@ impl Engine {
     }
 
     fn choose(&mut self, turn: &Turn<'_>) -> anyhow::Result<Option<String>> {
-        self.send(&turn.protocol_position)?;
-        match turn.movetime {
+        self.best(&turn.protocol_position, turn.movetime)
+    }
+
+    /// The engine's move after `position` (a `position …` command), within
+    /// `movetime` if given; `None` when it sees the game over.
+    pub fn best(
+        &mut self,
+        position: &str,
+        movetime: Option<Duration>,
+    ) -> anyhow::Result<Option<String>> {
+        self.send(position)?;
+        match movetime {
             Some(t) => self.send(&format!("go movetime {}", t.as_millis()))?,
             None => self.send("go")?,
         }

@@ -7,6 +7,7 @@
 mod analyse;
 mod arena;
 mod bench;
+mod bot;
 mod conformance;
 mod contestant;
 mod engine;
@@ -110,6 +111,9 @@ enum Command {
     /// Judge every move of an exported record: one JSON line a ply
     /// (docs/analysis.md).
     Analyse(analyse::AnalyseArgs),
+    /// Connect an engine to a Palabre server through the Bot API: accept
+    /// challenges and play the games (docs/bot-api.md).
+    Bot(bot::BotArgs),
     /// Yoté endgame tables: build, probe, stats (docs/tables.md).
     Tables {
         #[command(subcommand)]
@@ -238,6 +242,7 @@ fn main() -> ExitCode {
         }
         Command::Bench => bench::run(Params::default()).map_err(Failure::Other),
         Command::Analyse(args) => analyse::run(&args),
+        Command::Bot(args) => bot::run(args).map_err(Failure::Other),
         Command::Tables { command } => tables::run(command),
         Command::Loadtest {
             addr,

@@ -45,6 +45,15 @@ pub struct ServeArgs {
     /// Imports one address may send a minute (0: no limit).
     #[arg(long, env = "PALABRE_IMPORTS_PER_MINUTE", default_value_t = Limits::default().imports_per_minute)]
     pub imports_per_minute: u32,
+    /// Accounts one address may create a minute (0: no limit).
+    #[arg(long, env = "PALABRE_SIGNUPS_PER_MINUTE", default_value_t = Limits::default().signups_per_minute)]
+    pub signups_per_minute: u32,
+    /// Log-in attempts one address may make a minute (0: no limit).
+    #[arg(long, env = "PALABRE_LOGINS_PER_MINUTE", default_value_t = Limits::default().logins_per_minute)]
+    pub logins_per_minute: u32,
+    /// Log-in attempts a minute for one account name (0: no limit).
+    #[arg(long, env = "PALABRE_LOGINS_PER_NAME_PER_MINUTE", default_value_t = Limits::default().logins_per_name_per_minute)]
+    pub logins_per_name_per_minute: u32,
     /// Live connections one address may hold.
     #[arg(long, env = "PALABRE_SOCKETS_PER_ADDRESS", default_value_t = Limits::default().sockets_per_address)]
     pub sockets_per_address: usize,
@@ -129,6 +138,9 @@ impl ServeArgs {
                 joins_per_minute: self.joins_per_minute,
                 hints_per_minute: self.hints_per_minute,
                 imports_per_minute: self.imports_per_minute,
+                signups_per_minute: self.signups_per_minute,
+                logins_per_minute: self.logins_per_minute,
+                logins_per_name_per_minute: self.logins_per_name_per_minute,
                 sockets_per_address: self.sockets_per_address,
                 sockets: self.sockets,
                 socket_messages_per_second: self.socket_rate,

@@ -16,13 +16,14 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
+use crate::accounts::Viewer;
 use crate::clock::TimeControl;
 use crate::domain::{GameKind, Opponent, Side};
 use crate::error::AppError;
-use crate::game::{Action, Done, DrawAction, Games, Joined};
+use crate::game::{Action, Done, DrawAction, Games, Joined, Joiner};
 use crate::guards::ClientIp;
 use crate::names::display_name;
-use crate::seats::{bearer, random_token, seat_hash};
+use crate::seats::{Key, random_token, seat_hash};
 use crate::state::AppState;
 use crate::store::{GameRow, Member};
 
@@ -92,6 +93,11 @@ pub struct NewGame {
     name: Option<String>,
     team_size: Option<u8>,
     time_control: Option<String>,
+    /// Online between two signed-in players: changes their ratings.
+    rated: Option<bool>,
+    /// The ratings a rated seek accepts from the player who joins it.
+    rating_min: Option<i64>,
+    rating_max: Option<i64>,
 }
 
 #[derive(Debug, Serialize)]
@@ -137,8 +143,28 @@ fn parse_level(level: Option<&str>, default: Level) -> Result<Level, AppError> {
     level.map_or(Ok(default), |l| l.parse().map_err(bad))
 }
 
+/// The ratings a rated seek accepts, if it limits them.
+fn rating_range(req: &NewGame, rated: bool) -> Result<Option<(i64, i64)>, AppError> {
+    match (req.rating_min, req.rating_max) {
+        (None, None) => Ok(None),
+        _ if !rated => Err(bad("a rating range is for rated games")),
+        (min, max) => {
+            let (min, max) = (min.unwrap_or(0), max.unwrap_or(4000));
+            if min > max || !(0..=4000).contains(&min) || !(0..=4000).contains(&max) {
+                return Err(bad(
+                    "a rating range is rating_min <= rating_max, within 0 to 4000",
+                ));
+            }
+            Ok(Some((min, max)))
+        }
+    }
+}
+
 /// A new game's row, its first member (online) and the creator's seat.
-fn new_game(req: NewGame) -> Result<(GameRow, Option<Member>, String, Option<Side>), AppError> {
+fn new_game(
+    req: NewGame,
+    viewer: &Viewer,
+) -> Result<(GameRow, Option<Member>, String, Option<Side>), AppError> {
     let kind: GameKind = req.game.parse().map_err(bad)?;
     let (fen, size) = start_fen(kind, req.size.unwrap_or(8))?;
     let opponent: Opponent = req
@@ -163,17 +189,33 @@ fn new_game(req: NewGame) -> Result<(GameRow, Option<Member>, String, Option<Sid
     {
         return Err(bad("team_size is 1, or up to 6 for online Nsolo"));
     }
+    let rated = req.rated.unwrap_or(false);
+    if rated && (opponent != Opponent::Online || team_size != 1) {
+        return Err(bad("rated games are online, one player a side"));
+    }
+    if rated && viewer.0.is_none() {
+        return Err(AppError::SignInRequired);
+    }
+    let range = rating_range(&req, rated)?;
     let side = match opponent {
         Opponent::Machine | Opponent::Online => Some(chosen_side(kind, req.side.as_deref())?),
         Opponent::Local => None,
+    };
+    // Online, a signed-in player is shown by their username.
+    let name = match (&viewer.0, opponent) {
+        (_, Opponent::Machine | Opponent::Local) => String::new(),
+        (Some(account), Opponent::Online) => account.username.clone(),
+        (None, Opponent::Online) => display_name(req.name.as_deref().unwrap_or(""))?,
     };
     let seat = random_token(16);
     let first = match (opponent, side) {
         (Opponent::Online, Some(side)) => Some(Member {
             side,
             position: 0,
-            name: display_name(req.name.as_deref().unwrap_or(""))?,
+            name,
             seat_hash: seat_hash(&seat),
+            account: viewer.id(),
+            bot: viewer.0.as_ref().is_some_and(|a| a.bot),
         }),
         _ => None,
     };
@@ -194,6 +236,9 @@ fn new_game(req: NewGame) -> Result<(GameRow, Option<Member>, String, Option<Sid
         started_at_ms: (!online).then(crate::clock::now_ms),
         rematch_id: None,
         damaged: None,
+        account: if online { None } else { viewer.id() },
+        rated,
+        rating_range: range,
     };
     Ok((row, first, seat, side))
 }
@@ -206,10 +251,11 @@ async fn state_of(games: &Games, id: &str) -> Result<Arc<str>, AppError> {
 async fn create(
     State(app): State<AppState>,
     ip: ClientIp,
+    viewer: Viewer,
     Body(req): Body<NewGame>,
 ) -> Result<(StatusCode, Json<Created>), AppError> {
     app.guards.creates.check(ip)?;
-    let (row, first, seat, side) = new_game(req)?;
+    let (row, first, seat, side) = new_game(req, &viewer)?;
     let id = row.id.clone();
     let invite = (row.opponent == Opponent::Online).then(|| format!("/partie/{id}/rejoindre"));
     app.games.create(row, first).await?;
@@ -236,7 +282,8 @@ async fn read(State(app): State<AppState>, Path(id): Path<String>) -> Result<Res
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct JoinBody {
-    name: String,
+    /// A guest's name (a signed-in player is shown by their username).
+    name: Option<String>,
     side: Option<String>,
 }
 
@@ -247,20 +294,52 @@ pub struct JoinedBody {
     state: Box<RawValue>,
 }
 
+/// Who `viewer` joins a game as: signed in, their account and ratings;
+/// a guest, the name they give.
+pub async fn joiner(
+    app: &AppState,
+    viewer: &Viewer,
+    name: Option<&str>,
+) -> Result<Joiner, AppError> {
+    Ok(match &viewer.0 {
+        Some(account) => Joiner {
+            name: account.username.clone(),
+            account: Some(account.id),
+            bot: account.bot,
+            ratings: app
+                .store()
+                .ratings(account.id)
+                .await?
+                .into_iter()
+                .map(|(pool, r)| (pool, r.rating))
+                .collect(),
+        },
+        None => Joiner {
+            name: name
+                .ok_or_else(|| bad("a guest joins with a name"))?
+                .to_owned(),
+            account: None,
+            bot: false,
+            ratings: Vec::new(),
+        },
+    })
+}
+
 /// Joins game `id` on `side` (or the first side with a free place).
 pub async fn join_game(
     games: &Games,
     id: &str,
-    name: &str,
+    joiner: Joiner,
     side: Option<Side>,
 ) -> Result<Joined, AppError> {
-    games.join(id, name.to_owned(), side).await
+    games.join(id, joiner, side).await
 }
 
 async fn join(
     State(app): State<AppState>,
     Path(id): Path<String>,
     ip: ClientIp,
+    viewer: Viewer,
     Body(body): Body<JoinBody>,
 ) -> Result<(StatusCode, Json<JoinedBody>), AppError> {
     app.guards.joins.check(ip)?;
@@ -269,7 +348,8 @@ async fn join(
         .as_deref()
         .map(|s| s.parse::<Side>().map_err(bad))
         .transpose()?;
-    let joined = join_game(&app.games, &id, &body.name, side).await?;
+    let joiner = joiner(&app, &viewer, body.name.as_deref()).await?;
+    let joined = join_game(&app.games, &id, joiner, side).await?;
     Ok((
         StatusCode::CREATED,
         Json(JoinedBody {
@@ -280,23 +360,23 @@ async fn join(
     ))
 }
 
-/// Sends an action to game `id` for the seat in `seat`.
+/// Sends an action to game `id` for the player `key` shows.
 pub async fn act(
     games: &Games,
     id: &str,
-    seat: Option<String>,
+    key: Option<Key>,
     action: Action,
 ) -> Result<crate::game::Acted, AppError> {
-    games.act(id, seat, action).await
+    games.act(id, key, action).await
 }
 
 async fn act_http(
     app: &AppState,
     id: &str,
-    headers: &HeaderMap,
+    key: Option<Key>,
     action: Action,
 ) -> Result<Response, AppError> {
-    let acted = act(&app.games, id, bearer(headers), action).await?;
+    let acted = act(&app.games, id, key, action).await?;
     let status = match acted.done {
         Done::Moved => StatusCode::CREATED,
         _ => StatusCode::OK,
@@ -315,6 +395,7 @@ pub struct MoveBody {
 async fn play_move(
     State(app): State<AppState>,
     Path(id): Path<String>,
+    viewer: Viewer,
     headers: HeaderMap,
     Body(body): Body<MoveBody>,
 ) -> Result<Response, AppError> {
@@ -322,7 +403,7 @@ async fn play_move(
         notation: body.notation,
         ply: body.ply,
     };
-    act_http(&app, &id, &headers, action).await
+    act_http(&app, &id, viewer.key(&headers), action).await
 }
 
 #[derive(Debug, Deserialize, Default)]
@@ -334,6 +415,7 @@ pub struct ResignBody {
 async fn resign(
     State(app): State<AppState>,
     Path(id): Path<String>,
+    viewer: Viewer,
     headers: HeaderMap,
     body: axum::body::Bytes,
 ) -> Result<Response, AppError> {
@@ -343,7 +425,7 @@ async fn resign(
         .as_deref()
         .map(|s| s.parse::<Side>().map_err(bad))
         .transpose()?;
-    act_http(&app, &id, &headers, Action::Resign { side }).await
+    act_http(&app, &id, viewer.key(&headers), Action::Resign { side }).await
 }
 
 #[derive(Debug, Deserialize)]
@@ -355,34 +437,38 @@ pub struct DrawBody {
 async fn draw(
     State(app): State<AppState>,
     Path(id): Path<String>,
+    viewer: Viewer,
     headers: HeaderMap,
     Body(body): Body<DrawBody>,
 ) -> Result<Response, AppError> {
-    act_http(&app, &id, &headers, Action::Draw(body.action)).await
+    act_http(&app, &id, viewer.key(&headers), Action::Draw(body.action)).await
 }
 
 async fn abort(
     State(app): State<AppState>,
     Path(id): Path<String>,
+    viewer: Viewer,
     headers: HeaderMap,
 ) -> Result<Response, AppError> {
-    act_http(&app, &id, &headers, Action::Abort).await
+    act_http(&app, &id, viewer.key(&headers), Action::Abort).await
 }
 
 async fn start(
     State(app): State<AppState>,
     Path(id): Path<String>,
+    viewer: Viewer,
     headers: HeaderMap,
 ) -> Result<Response, AppError> {
-    act_http(&app, &id, &headers, Action::Start).await
+    act_http(&app, &id, viewer.key(&headers), Action::Start).await
 }
 
 async fn take_back(
     State(app): State<AppState>,
     Path(id): Path<String>,
+    viewer: Viewer,
     headers: HeaderMap,
 ) -> Result<Response, AppError> {
-    act_http(&app, &id, &headers, Action::TakeBack).await
+    act_http(&app, &id, viewer.key(&headers), Action::TakeBack).await
 }
 
 /// The rematch game and this member's seat in it: the first asker creates
@@ -390,9 +476,9 @@ async fn take_back(
 pub async fn rematch(
     games: &Games,
     id: &str,
-    seat: Option<String>,
+    key: Option<Key>,
 ) -> Result<(String, String), AppError> {
-    match act(games, id, seat, Action::Rematch).await?.done {
+    match act(games, id, key, Action::Rematch).await?.done {
         Done::Rematch {
             id,
             seat: Some(seat),
@@ -403,8 +489,16 @@ pub async fn rematch(
             seat: None,
             side,
             name,
+            account,
+            bot,
         } => {
-            let joined = join_game(games, &id, &name, Some(side)).await?;
+            let joiner = Joiner {
+                name,
+                account,
+                bot,
+                ratings: Vec::new(),
+            };
+            let joined = join_game(games, &id, joiner, Some(side)).await?;
             Ok((id, joined.seat))
         }
         other => Err(AppError::Internal(anyhow::anyhow!(
@@ -416,9 +510,10 @@ pub async fn rematch(
 async fn rematch_route(
     State(app): State<AppState>,
     Path(id): Path<String>,
+    viewer: Viewer,
     headers: HeaderMap,
 ) -> Result<(StatusCode, Json<serde_json::Value>), AppError> {
-    let (id, seat) = rematch(&app.games, &id, bearer(&headers)).await?;
+    let (id, seat) = rematch(&app.games, &id, viewer.key(&headers)).await?;
     Ok((
         StatusCode::CREATED,
         Json(serde_json::json!({ "id": id, "seat": seat })),
@@ -433,12 +528,13 @@ pub struct HintQuery {
 async fn hint(
     State(app): State<AppState>,
     Path(id): Path<String>,
+    viewer: Viewer,
     headers: HeaderMap,
     ip: ClientIp,
     Query(q): Query<HintQuery>,
 ) -> Result<Json<serde_json::Value>, AppError> {
     app.guards.hints.check(ip)?;
     let level = parse_level(q.level.as_deref(), Level::Confirme)?;
-    let best = app.games.hint(&id, bearer(&headers), level).await?;
+    let best = app.games.hint(&id, viewer.key(&headers), level).await?;
     Ok(Json(serde_json::json!({ "move": best })))
 }

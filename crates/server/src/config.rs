@@ -38,6 +38,12 @@ pub struct Limits {
     pub hints_per_minute: u32,
     /// Imports one address may send a minute.
     pub imports_per_minute: u32,
+    /// Accounts one address may create a minute.
+    pub signups_per_minute: u32,
+    /// Log-in attempts one address may make a minute.
+    pub logins_per_minute: u32,
+    /// Log-in attempts a minute for one account name, from anywhere.
+    pub logins_per_name_per_minute: u32,
     /// Live connections one address may hold.
     pub sockets_per_address: usize,
     /// Live connections in all.
@@ -77,6 +83,9 @@ impl Default for Limits {
             joins_per_minute: 120,
             hints_per_minute: 60,
             imports_per_minute: 20,
+            signups_per_minute: 20,
+            logins_per_minute: 30,
+            logins_per_name_per_minute: 6,
             sockets_per_address: 32,
             sockets: 4096,
             socket_messages_per_second: 20,
@@ -103,6 +112,9 @@ impl Limits {
             joins_per_minute: 0,
             hints_per_minute: 0,
             imports_per_minute: 0,
+            signups_per_minute: 0,
+            logins_per_minute: 0,
+            logins_per_name_per_minute: 0,
             sockets_per_address: 100_000,
             sockets: 100_000,
             socket_messages_per_second: 0,

@@ -47,6 +47,24 @@ pub enum AppError {
     AlreadyStarted,
     #[error("every place is taken")]
     GameFull,
+    #[error("you already have a place in this game")]
+    AlreadySeated,
+    #[error("sign in first")]
+    SignInRequired,
+    #[error("your rating {rating} is outside this seek's {min}–{max}")]
+    RatingOutOfRange { rating: i64, min: i64, max: i64 },
+    #[error("wrong username or password")]
+    WrongCredentials,
+    #[error("this username is taken")]
+    NameTaken,
+    #[error("a request from another site was refused")]
+    Csrf,
+    #[error("this token is unknown or revoked")]
+    BadToken,
+    #[error("not allowed in a rated game")]
+    RatedGame,
+    #[error("this challenge was answered already")]
+    ChallengeAnswered,
     #[error("it is {0}'s hand")]
     NotYourHand(String),
     #[error("the stored moves of this game do not replay; it is kept read-only")]
@@ -99,7 +117,15 @@ impl AppError {
         match self {
             AppError::Detailed { error, .. } => error.status(),
             AppError::BadRequest(_) | AppError::MalformedMove(_) => StatusCode::BAD_REQUEST,
-            AppError::MissingSeat => StatusCode::UNAUTHORIZED,
+            AppError::MissingSeat
+            | AppError::SignInRequired
+            | AppError::WrongCredentials
+            | AppError::BadToken => StatusCode::UNAUTHORIZED,
+            AppError::Csrf | AppError::RatingOutOfRange { .. } => StatusCode::FORBIDDEN,
+            AppError::AlreadySeated
+            | AppError::NameTaken
+            | AppError::RatedGame
+            | AppError::ChallengeAnswered => StatusCode::CONFLICT,
             AppError::WrongSeat | AppError::ForbiddenOrigin | AppError::Forbidden(_) => {
                 StatusCode::FORBIDDEN
             }
@@ -154,6 +180,15 @@ impl AppError {
             AppError::NotStarted => "not_started",
             AppError::AlreadyStarted => "already_started",
             AppError::GameFull => "game_full",
+            AppError::AlreadySeated => "already_seated",
+            AppError::SignInRequired => "sign_in_required",
+            AppError::RatingOutOfRange { .. } => "rating_out_of_range",
+            AppError::WrongCredentials => "wrong_credentials",
+            AppError::NameTaken => "name_taken",
+            AppError::Csrf => "csrf",
+            AppError::BadToken => "bad_token",
+            AppError::RatedGame => "rated_game",
+            AppError::ChallengeAnswered => "challenge_answered",
             AppError::NotYourHand(_) => "not_your_hand",
             AppError::Damaged => "damaged",
             AppError::RateLimited(_) => "rate_limited",

@@ -3,6 +3,7 @@
 //! origins allowed to open live connections.
 
 use std::collections::HashMap;
+use std::hash::Hash;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::num::NonZeroU32;
 use std::sync::{Arc, Mutex};
@@ -35,21 +36,29 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
     }
 }
 
-/// A per-address rate; `None` when unlimited.
+/// A rate per address (or per other key, such as an account's name);
+/// `None` when unlimited.
 #[derive(Debug)]
-pub struct Rate(Option<DefaultKeyedRateLimiter<IpAddr>>);
+pub struct Rate<K: Hash + Eq + Clone = IpAddr>(Option<DefaultKeyedRateLimiter<K>>);
 
-impl Rate {
-    pub fn per_minute(n: u32) -> Rate {
+impl Rate<IpAddr> {
+    /// Counts one request from `ip`, or says when to come back.
+    pub fn check(&self, ip: ClientIp) -> Result<(), AppError> {
+        self.check_key(&ip.0)
+    }
+}
+
+impl<K: Hash + Eq + Clone> Rate<K> {
+    pub fn per_minute(n: u32) -> Rate<K> {
         Rate(NonZeroU32::new(n).map(|n| RateLimiter::keyed(Quota::per_minute(n))))
     }
 
-    /// Counts one request from `ip`, or says when to come back.
-    pub fn check(&self, ip: ClientIp) -> Result<(), AppError> {
+    /// Counts one request for `key`, or says when to come back.
+    pub fn check_key(&self, key: &K) -> Result<(), AppError> {
         let Some(limiter) = &self.0 else {
             return Ok(());
         };
-        limiter.check_key(&ip.0).map_err(|not_until| {
+        limiter.check_key(key).map_err(|not_until| {
             let wait = not_until.wait_time_from(DefaultClock::default().now());
             AppError::RateLimited(wait.as_secs().max(1))
         })
@@ -77,6 +86,11 @@ pub struct Guards {
     pub joins: Rate,
     pub hints: Rate,
     pub imports: Rate,
+    pub signups: Rate,
+    /// Log-in attempts per address, and per account name (whether or not
+    /// it exists, so that the answers do not tell).
+    pub logins: Rate,
+    pub logins_per_name: Rate<String>,
     pub import_slots: Semaphore,
     sockets: Arc<Mutex<Sockets>>,
 }
@@ -108,6 +122,9 @@ impl Guards {
             joins: Rate::per_minute(limits.joins_per_minute),
             hints: Rate::per_minute(limits.hints_per_minute),
             imports: Rate::per_minute(limits.imports_per_minute),
+            signups: Rate::per_minute(limits.signups_per_minute),
+            logins: Rate::per_minute(limits.logins_per_minute),
+            logins_per_name: Rate::per_minute(limits.logins_per_name_per_minute),
             import_slots: Semaphore::new(limits.import_jobs.max(1)),
             sockets: Arc::default(),
             limits,
@@ -136,9 +153,17 @@ impl Guards {
 
     /// Drops the rate-limit state of addresses that have been quiet.
     pub fn forget_idle(&self) {
-        for rate in [&self.creates, &self.joins, &self.hints, &self.imports] {
+        for rate in [
+            &self.creates,
+            &self.joins,
+            &self.hints,
+            &self.imports,
+            &self.signups,
+            &self.logins,
+        ] {
             rate.forget_idle();
         }
+        self.logins_per_name.forget_idle();
     }
 
     /// Whether a browser page at the request's `Origin` may open a live

@@ -14,8 +14,10 @@
 //! - [`config`] holds the settings and limits, [`guards`] enforces them,
 //!   [`net`] serves connections, [`error`] is the one error type.
 
+pub mod accounts;
 pub mod api;
 pub mod archive;
+pub mod bot;
 pub mod bots;
 pub mod clock;
 pub mod cluster;
@@ -32,8 +34,10 @@ pub mod names;
 pub mod net;
 pub mod pages;
 pub mod play;
+pub mod players;
 pub mod preview;
 pub mod pwa;
+pub mod ratings;
 pub mod seats;
 pub mod state;
 pub mod status;
@@ -44,6 +48,7 @@ pub mod upload;
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use tower_http::compression::CompressionLayer;
+use tower_http::compression::predicate::{DefaultPredicate, NotForContentType, Predicate};
 use tower_http::timeout::{RequestBodyTimeoutLayer, TimeoutLayer};
 use tower_http::trace::TraceLayer;
 
@@ -66,9 +71,17 @@ pub fn app(state: AppState) -> Router {
         .merge(pages::router())
         .merge(engine_files::router())
         .merge(pwa::router())
+        .merge(accounts::router())
+        .merge(players::router())
+        .merge(bot::router())
         .fallback(pages::fallback)
+        .layer(axum::middleware::from_fn(accounts::session::csrf))
+        .layer(accounts::session::layer(state.store().clone()))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
-        .layer(CompressionLayer::new())
+        .layer(CompressionLayer::new().compress_when(
+            // Streams go out line by line, not when a compressor's block fills.
+            DefaultPredicate::new().and(NotForContentType::const_new("application/x-ndjson")),
+        ))
         .layer(headers::security())
         .layer(RequestBodyTimeoutLayer::new(timeout))
         .layer(TimeoutLayer::with_status_code(

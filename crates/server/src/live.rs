@@ -22,10 +22,12 @@ use serde_json::json;
 use tokio::sync::broadcast::error::RecvError;
 use tokio::time::Instant;
 
+use crate::accounts::Viewer;
 use crate::api::{act, rematch};
 use crate::error::AppError;
 use crate::game::{Action, Done, DrawAction, Subscription};
 use crate::guards::{ClientIp, SocketPlace};
+use crate::seats::Key;
 use crate::state::AppState;
 
 /// Largest message the protocol uses; a larger one is answered `too_large`.
@@ -47,6 +49,7 @@ async fn upgrade(
     Path(id): Path<String>,
     headers: HeaderMap,
     ip: ClientIp,
+    viewer: Viewer,
 ) -> Result<Response, AppError> {
     if !app.guards.origin_allowed(&headers) {
         return Err(AppError::ForbiddenOrigin);
@@ -61,7 +64,7 @@ async fn upgrade(
         .read_buffer_size(READ_BUFFER)
         .max_message_size(MAX_FRAME)
         .max_frame_size(MAX_FRAME)
-        .on_upgrade(move |socket| connection(app, id, socket, place)))
+        .on_upgrade(move |socket| connection(app, id, socket, place, viewer.id())))
 }
 
 #[derive(Debug, Deserialize)]
@@ -137,11 +140,20 @@ async fn hello(inbox: &mut In) -> Result<Option<String>, AppError> {
     }
 }
 
-async fn connection(app: AppState, id: String, socket: WebSocket, _place: SocketPlace) {
+/// A connection: its hello names a seat, or else the request's signed-in
+/// account (`account`) plays.
+async fn connection(
+    app: AppState,
+    id: String,
+    socket: WebSocket,
+    _place: SocketPlace,
+    account: Option<i64>,
+) {
     let write = app.guards.limits.socket_write;
     let (mut out, mut inbox) = socket.split();
     let seat = match hello(&mut inbox).await {
-        Ok(seat) => seat,
+        Ok(Some(seat)) => Some(Key::Seat(seat)),
+        Ok(None) => account.map(Key::Account),
         Err(e) => {
             let _ = send(&mut out, Message::Text(error(&e).into()), write).await;
             return close(&mut out, 1008, "hello expected", write).await;
@@ -166,7 +178,7 @@ async fn connection(app: AppState, id: String, socket: WebSocket, _place: Socket
 async fn serve(
     app: &AppState,
     id: &str,
-    seat: Option<String>,
+    seat: Option<Key>,
     sub: Subscription,
     out: &mut Out,
     inbox: &mut In,
@@ -245,7 +257,7 @@ async fn latest(app: &AppState, id: &str) -> Option<String> {
 }
 
 /// Carries out one message; returns the direct reply.
-async fn handle(app: &AppState, id: &str, seat: &Option<String>, text: &str) -> String {
+async fn handle(app: &AppState, id: &str, seat: &Option<Key>, text: &str) -> String {
     let incoming = match serde_json::from_str::<Incoming>(text) {
         Ok(m) => m,
         Err(e) => return error(&AppError::BadRequest(e.to_string())),

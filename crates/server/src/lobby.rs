@@ -11,6 +11,7 @@ use serde_json::{Value, json};
 
 use crate::domain::{Ended, GameKind, Opponent, Side, Status};
 use crate::error::AppError;
+use crate::ratings::Pool;
 use crate::state::AppState;
 use crate::store::Listing;
 
@@ -44,6 +45,22 @@ pub fn names(l: &Listing) -> BTreeMap<Side, Vec<String>> {
         .collect()
 }
 
+/// A game in a list: who plays it, where it stands, how it ended.
+pub fn listing_json(l: &Listing) -> Value {
+    json!({
+        "id": l.id,
+        "game": l.kind,
+        "size": l.size,
+        "opponent": l.opponent,
+        "players": names(l),
+        "status": l.status,
+        "result": l.result,
+        "moves": l.ply,
+        "rated": l.rated,
+        "ended_at": l.finished_at,
+    })
+}
+
 #[derive(Debug, Serialize)]
 struct LobbyGame {
     id: String,
@@ -54,11 +71,31 @@ struct LobbyGame {
     teams: BTreeMap<Side, Vec<String>>,
     free: BTreeMap<Side, usize>,
     ply: usize,
+    rated: bool,
+    /// A rated seek: its creator's rating now.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rating: Option<f64>,
+    /// A rated seek: the ratings it accepts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rating_range: Option<[i64; 2]>,
+}
+
+/// The rating of a rated seek's creator, in the seek's pool.
+async fn creator_rating(app: &AppState, l: &Listing) -> Result<Option<f64>, AppError> {
+    let creator = l.members.iter().find_map(|m| m.account);
+    match creator {
+        Some(account) if l.rated && l.status == Status::Waiting => {
+            let pool = Pool::of(l.kind, l.size);
+            Ok(Some(app.store().rating(account, pool).await?.rating))
+        }
+        _ => Ok(None),
+    }
 }
 
 async fn lobby(State(app): State<AppState>) -> Result<Json<Value>, AppError> {
     let (mut open, mut live) = (Vec::new(), Vec::new());
     for l in app.store().lobby(LIMIT).await? {
+        let rating = creator_rating(&app, &l).await?;
         let size = usize::from(l.team_size);
         let teams = names(&l);
         let item = LobbyGame {
@@ -73,6 +110,9 @@ async fn lobby(State(app): State<AppState>) -> Result<Json<Value>, AppError> {
             time_control: l.time_control.to_string(),
             team_size: l.team_size,
             ply: l.ply,
+            rated: l.rated,
+            rating,
+            rating_range: l.rating_range.map(|(a, b)| [a, b]),
         };
         match l.status {
             Status::Waiting => open.push(item),
@@ -91,6 +131,7 @@ struct Record {
     result: Option<Ended>,
     moves: usize,
     ended_at: Option<i64>,
+    rated: bool,
 }
 
 async fn records(State(app): State<AppState>) -> Result<Json<Vec<Record>>, AppError> {
@@ -105,6 +146,7 @@ async fn records(State(app): State<AppState>) -> Result<Json<Vec<Record>>, AppEr
                 result: l.result,
                 moves: l.ply,
                 ended_at: l.finished_at,
+                rated: l.rated,
             })
             .collect(),
     ))

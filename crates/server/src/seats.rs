@@ -17,6 +17,14 @@ pub enum Role {
     Member { side: Side, position: u8 },
 }
 
+/// What shows who acts in a game: a seat's secret, or a signed-in account
+/// (its session or personal token, already checked).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Key {
+    Seat(String),
+    Account(i64),
+}
+
 /// `bytes` random bytes from the OS, in hex.
 pub fn random_token(bytes: usize) -> String {
     let mut buf = vec![0u8; bytes];

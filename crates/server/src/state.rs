@@ -16,6 +16,8 @@ use crate::thinker::Thinker;
 pub struct AppState {
     pub games: Games,
     pub guards: Arc<Guards>,
+    /// Each account's events, for the event streams open here.
+    pub hub: Arc<crate::bot::hub::Hub>,
     /// Cancelled when the server shuts down: live connections close.
     pub shutdown: CancellationToken,
 }
@@ -81,22 +83,28 @@ impl AppState {
         let state = AppState {
             games,
             guards: Arc::new(Guards::new(config.limits.clone())),
+            hub: Arc::default(),
             shutdown,
         };
         state.housekeeping(config);
         Ok(state)
     }
 
-    /// Background work: fallen clocks, and forgetting quiet addresses.
+    /// Background work: fallen clocks, forgetting quiet addresses and
+    /// expired sessions, and ratings left to update by a crash.
     fn housekeeping(&self, config: &Config) {
         let sweeper = self.games.sweep_flags(config.limits.flag_sweep);
         let guards = Arc::clone(&self.guards);
         let shutdown = self.shutdown.clone();
+        let store = self.store().clone();
         tokio::spawn(async move {
             let mut tick = tokio::time::interval(std::time::Duration::from_secs(60));
             loop {
                 tokio::select! {
-                    _ = tick.tick() => guards.forget_idle(),
+                    _ = tick.tick() => {
+                        guards.forget_idle();
+                        tidy_store(&store).await;
+                    }
                     () = shutdown.cancelled() => break,
                 }
             }
@@ -106,5 +114,23 @@ impl AppState {
 
     pub fn store(&self) -> &Store {
         self.games.store()
+    }
+}
+
+/// Forgets expired sessions and updates the ratings of rated games whose
+/// update a crash interrupted.
+async fn tidy_store(store: &Store) {
+    if let Err(e) = store.delete_expired_sessions().await {
+        tracing::warn!("forgetting expired sessions: {e}");
+    }
+    match store.unrated(100).await {
+        Ok(ids) => {
+            for id in ids {
+                if let Err(e) = store.rate_game(&id).await {
+                    tracing::error!("game {id}: updating the ratings: {e}");
+                }
+            }
+        }
+        Err(e) => tracing::warn!("looking for unrated games: {e}"),
     }
 }

@@ -93,7 +93,7 @@ fn people_end(kind: GameKind, end: &UploadEnd) -> Result<Ended, AppError> {
 }
 
 /// The checked game, ready to store.
-fn game_of(u: &Upload, max_plies: usize) -> Result<Game, AppError> {
+fn game_of(u: &Upload, max_plies: usize, account: Option<i64>) -> Result<Game, AppError> {
     if u.client_id.is_empty() || u.client_id.len() > 64 {
         return Err(bad("client_id is 1 to 64 characters"));
     }
@@ -135,6 +135,9 @@ fn game_of(u: &Upload, max_plies: usize) -> Result<Game, AppError> {
         started_at_ms: Some(crate::clock::now_ms()),
         rematch_id: None,
         damaged: None,
+        account,
+        rated: false,
+        rating_range: None,
     };
     let moves: Vec<StoredMove> = play
         .moves()
@@ -153,6 +156,7 @@ fn game_of(u: &Upload, max_plies: usize) -> Result<Game, AppError> {
 async fn upload(
     State(app): State<AppState>,
     ip: ClientIp,
+    viewer: crate::accounts::Viewer,
     body: Result<Json<Upload>, axum::extract::rejection::JsonRejection>,
 ) -> Result<(StatusCode, Json<Value>), AppError> {
     app.guards.imports.check(ip)?;
@@ -160,7 +164,8 @@ async fn upload(
         StatusCode::PAYLOAD_TOO_LARGE => AppError::TooLarge,
         _ => bad(r.body_text()),
     })?;
-    let game = game_of(&u, app.guards.limits.import_plies)?;
+    // A signed-in player's local games join their account's.
+    let game = game_of(&u, app.guards.limits.import_plies, viewer.id())?;
     let stored = app.games.import_finished(&game).await?;
     let status = if stored {
         StatusCode::CREATED

@@ -666,6 +666,9 @@ async fn a_flag_falls_only_once_a_move_started_the_clocks() {
         started_at_ms: Some(long_ago),
         rematch_id: None,
         damaged: None,
+        account: None,
+        rated: false,
+        rating_range: None,
     };
     let summary = |ply, deadline_ms| Summary {
         status: Status::Playing,
@@ -679,6 +682,8 @@ async fn a_flag_falls_only_once_a_move_started_the_clocks() {
         position: 0,
         name: name.into(),
         seat_hash: seat_hash(seat),
+        account: None,
+        bot: false,
     };
     let store = state.store();
     // Two games that began ten minutes ago: nobody has moved in `idle`;

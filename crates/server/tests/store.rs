@@ -65,6 +65,9 @@ fn row(id: &str, opponent: Opponent) -> GameRow {
         started_at_ms: None,
         rematch_id: None,
         damaged: None,
+        account: None,
+        rated: false,
+        rating_range: None,
     }
 }
 
@@ -84,6 +87,8 @@ fn member(side: Side, name: &str) -> Member {
         position: 0,
         name: name.into(),
         seat_hash: format!("seat-{name}"),
+        account: None,
+        bot: false,
     }
 }
 

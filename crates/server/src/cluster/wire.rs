@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::domain::Side;
 use crate::error::AppError;
 use crate::game::{Action, Done};
-use crate::seats::Role;
+use crate::seats::{Key, Role};
 
 /// A command for a game, sent to the node that owns it.
 #[derive(Debug, Serialize, Deserialize)]
@@ -22,16 +22,16 @@ pub struct Forwarded {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum Op {
     Act {
-        seat: Option<String>,
+        key: Option<Key>,
         action: Action,
     },
     Join {
-        name: String,
+        joiner: crate::game::Joiner,
         side: Option<Side>,
     },
     /// A live connection opens (on the asking node): its role and the state now.
     Subscribe {
-        seat: Option<String>,
+        key: Option<Key>,
     },
     Leave {
         role: Role,
@@ -39,7 +39,7 @@ pub enum Op {
     State,
     /// A hint, searched on the owner's node.
     Hint {
-        seat: Option<String>,
+        key: Option<Key>,
         level: String,
     },
 }
@@ -126,7 +126,7 @@ mod tests {
     #[test]
     fn a_move_crosses_as_json() {
         let op = Op::Act {
-            seat: Some("s".into()),
+            key: Some(crate::seats::Key::Seat("s".into())),
             action: Action::Move {
                 notation: "c3".into(),
                 ply: 0,

@@ -30,7 +30,7 @@ use tokio::sync::{broadcast, oneshot};
 
 use crate::domain::Side;
 use crate::error::AppError;
-use crate::seats::Role;
+use crate::seats::{Key, Role};
 
 pub use registry::Games;
 pub use state::Game;
@@ -47,21 +47,21 @@ pub enum Command {
     Read(ReadFn),
     /// Opens a live connection: its role, the state now and every later one.
     Subscribe {
-        seat: Option<String>,
+        key: Option<Key>,
         reply: Reply<Subscription>,
     },
     /// A live connection of `role` closed.
     Leave {
         role: Role,
     },
-    /// A player's action, authorised by their seat.
+    /// A player's action, authorised by their seat or account.
     Act {
-        seat: Option<String>,
+        key: Option<Key>,
         action: Action,
         reply: Reply<Acted>,
     },
     Join {
-        name: String,
+        joiner: Joiner,
         side: Option<Side>,
         reply: Reply<Joined>,
     },
@@ -71,6 +71,10 @@ pub enum Command {
     Wake,
     /// This node no longer holds the game's lease: stop at once.
     Lost,
+    /// An account that played here was deleted (the store renamed it).
+    AccountDeleted {
+        account: i64,
+    },
     MachineDone {
         token: u64,
         thought: Thought,
@@ -92,6 +96,7 @@ impl std::fmt::Debug for Command {
             Command::Flag => "Flag",
             Command::Wake => "Wake",
             Command::Lost => "Lost",
+            Command::AccountDeleted { .. } => "AccountDeleted",
             Command::MachineDone { .. } => "MachineDone",
             Command::DrawDecided { .. } => "DrawDecided",
         })
@@ -153,6 +158,8 @@ pub enum Done {
         seat: Option<String>,
         side: Side,
         name: String,
+        account: Option<i64>,
+        bot: bool,
     },
     #[serde(skip)]
     Hint(Box<Request>),
@@ -163,6 +170,17 @@ pub enum Done {
 pub struct Acted {
     pub done: Done,
     pub state: Arc<str>,
+}
+
+/// Who takes a place in an online game: the name shown, and, signed in,
+/// their account and its rating in the game's pool.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Joiner {
+    pub name: String,
+    pub account: Option<i64>,
+    pub bot: bool,
+    /// The account's rating in each pool it has played in.
+    pub ratings: Vec<(crate::ratings::Pool, f64)>,
 }
 
 /// A new member's secret seat and side.

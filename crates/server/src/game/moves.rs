@@ -11,7 +11,7 @@ use crate::clock::{Clocks, Flagged, now_ms};
 use crate::domain::{EndReason, Ended, Status};
 use crate::error::AppError;
 use crate::play::MoveError;
-use crate::seats::Role;
+use crate::seats::{Key, Role};
 use crate::thinker::Lane;
 
 /// A hint searches this long at most.
@@ -65,11 +65,11 @@ impl Owner {
     pub async fn act(
         &mut self,
         game: &mut Game,
-        seat: Option<&str>,
+        key: Option<&Key>,
         action: Action,
         reply: Reply<Acted>,
     ) {
-        let role = match seat.map(|s| game.role_of(s)) {
+        let role = match key.map(|k| game.role_of(k)) {
             None => Err(AppError::MissingSeat),
             Some(None) => Err(AppError::WrongSeat),
             Some(Some(role)) => Ok(role),
@@ -94,6 +94,7 @@ impl Owner {
             (Ok(role), Action::Rematch) => self.rematch(game, role).await,
             (Ok(role), Action::Hint { level }) => hint(game, role, level),
         };
+        self.settle_ratings(game).await;
         let _ = reply.send(done.map(|d| self.acted(d)));
     }
 
@@ -251,6 +252,9 @@ impl Owner {
 /// The search for a hint: for the person to move in a game against the
 /// machine or on one screen, never in a game between people online.
 fn hint(game: &Game, role: Role, level: palabre_ai::Level) -> Result<Done, AppError> {
+    if game.row.rated {
+        return Err(AppError::RatedGame);
+    }
     if game.is_online() || role != Role::Owner {
         return Err(AppError::Forbidden(
             "hints are for games against the machine or on one screen",

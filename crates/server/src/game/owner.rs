@@ -61,6 +61,8 @@ pub(super) struct Owner {
     pub fence: Option<Fence>,
     /// The lease was lost: stop after the current command.
     lost: bool,
+    /// The ratings were updated for this game's result.
+    rated: bool,
 }
 
 async fn sleep_until(at: Option<Instant>) {
@@ -98,6 +100,7 @@ impl Owner {
             next_token: 0,
             fence,
             lost: false,
+            rated: false,
         }
     }
 
@@ -116,6 +119,7 @@ impl Owner {
             },
         };
         self.changed(&mut game);
+        self.settle_ratings(&game).await;
         let mut idle_since = Instant::now();
         loop {
             let flag = game.deadline_ms().map(instant_of);
@@ -133,6 +137,7 @@ impl Owner {
                 },
                 () = sleep_until(flag) => {
                     self.flag(&mut game).await;
+                    self.settle_ratings(&game).await;
                     if self.lost {
                         return self.give_up(&mut game);
                     }
@@ -238,22 +243,31 @@ impl Owner {
     async fn handle(&mut self, game: &mut Game, command: Command) {
         match command {
             Command::Read(f) => f(Ok(game)),
-            Command::Subscribe { seat, reply } => {
-                let _ = reply.send(self.subscribe(game, seat.as_deref()));
+            Command::Subscribe { key, reply } => {
+                let _ = reply.send(self.subscribe(game, key.as_ref()));
             }
             Command::Leave { role } => self.leave(game, role),
-            Command::Act {
-                seat,
-                action,
+            Command::Act { key, action, reply } => {
+                self.act(game, key.as_ref(), action, reply).await
+            }
+            Command::Join {
+                joiner,
+                side,
                 reply,
-            } => self.act(game, seat.as_deref(), action, reply).await,
-            Command::Join { name, side, reply } => {
-                let joined = self.join(game, &name, side).await;
+            } => {
+                let joined = self.join(game, &joiner, side).await;
                 let _ = reply.send(joined);
             }
-            Command::Flag => self.flag(game).await,
+            Command::Flag => {
+                self.flag(game).await;
+                self.settle_ratings(game).await;
+            }
             Command::Wake => {}
             Command::Lost => self.lost = true,
+            Command::AccountDeleted { account } => {
+                game.forget_account(account);
+                self.publish(game);
+            }
             Command::MachineDone { token, thought } => {
                 self.machine_done(game, token, thought).await;
             }
@@ -267,6 +281,19 @@ impl Owner {
     pub fn changed(&mut self, game: &mut Game) {
         self.machine_if_due(game);
         self.publish(game);
+    }
+
+    /// Updates the ratings once a rated game is over, before its last
+    /// change is answered, so that whoever reads a profile next sees them.
+    /// A failure is logged; the game stays marked for the next sweep.
+    pub async fn settle_ratings(&mut self, game: &Game) {
+        if !game.row.rated || game.status() != crate::domain::Status::Finished || self.rated {
+            return;
+        }
+        match self.ctx.store.rate_game(&self.id).await {
+            Ok(_) => self.rated = true,
+            Err(e) => tracing::error!("game {}: updating the ratings: {e}", self.id),
+        }
     }
 
     /// Sends the state to every live connection.

@@ -20,7 +20,7 @@ use crate::cluster::wire::{Answer, Op};
 use crate::cluster::{Cluster, ForwardError, LEASE_MS};
 use crate::domain::{Side, Status};
 use crate::error::AppError;
-use crate::seats::Role;
+use crate::seats::{Key, Role};
 use crate::store::{Fence, GameRow, Holder, Member, Store, Summary};
 use crate::thinker::{Lane, Thinker};
 
@@ -325,24 +325,24 @@ impl Games {
     /// Carries out `op` on a local owner; `None` if it stopped first.
     async fn run(&self, owner: &mpsc::Sender<Command>, op: Op) -> Option<Result<Answer, AppError>> {
         Some(match op {
-            Op::Act { seat, action } => ask(owner, |reply| Command::Act {
-                seat,
-                action,
+            Op::Act { key, action } => ask(owner, |reply| Command::Act { key, action, reply })
+                .await?
+                .map(|a| Answer::Acted {
+                    done: a.done,
+                    state: a.state,
+                }),
+            Op::Join { joiner, side } => ask(owner, |reply| Command::Join {
+                joiner,
+                side,
                 reply,
             })
             .await?
-            .map(|a| Answer::Acted {
-                done: a.done,
-                state: a.state,
+            .map(|j| Answer::Joined {
+                seat: j.seat,
+                side: j.side,
+                state: j.state,
             }),
-            Op::Join { name, side } => ask(owner, |reply| Command::Join { name, side, reply })
-                .await?
-                .map(|j| Answer::Joined {
-                    seat: j.seat,
-                    side: j.side,
-                    state: j.state,
-                }),
-            Op::Subscribe { seat } => ask(owner, |reply| Command::Subscribe { seat, reply })
+            Op::Subscribe { key } => ask(owner, |reply| Command::Subscribe { key, reply })
                 .await?
                 .map(|s| Answer::Subscribed {
                     role: s.role,
@@ -359,7 +359,7 @@ impl Games {
             })
             .await?
             .map(Answer::State),
-            Op::Hint { seat, level } => match self.hint_here(owner, seat, &level).await? {
+            Op::Hint { key, level } => match self.hint_here(owner, key, &level).await? {
                 Ok(best) => Ok(Answer::Hint(best)),
                 Err(e) => Err(e),
             },
@@ -370,7 +370,7 @@ impl Games {
     async fn hint_here(
         &self,
         owner: &mpsc::Sender<Command>,
-        seat: Option<String>,
+        key: Option<Key>,
         level: &str,
     ) -> Option<Result<Option<String>, AppError>> {
         let level: palabre_ai::Level = match level.parse() {
@@ -378,7 +378,7 @@ impl Games {
             Err(_) => return Some(Err(AppError::BadRequest(format!("unknown level {level}")))),
         };
         let acted = ask(owner, |reply| Command::Act {
-            seat,
+            key,
             action: Action::Hint { level },
             reply,
         })
@@ -408,13 +408,8 @@ impl Games {
     }
 
     /// A player's action, on the game's owner wherever it runs.
-    pub async fn act(
-        &self,
-        id: &str,
-        seat: Option<String>,
-        action: Action,
-    ) -> Result<Acted, AppError> {
-        match self.exec(id, Op::Act { seat, action }).await? {
+    pub async fn act(&self, id: &str, key: Option<Key>, action: Action) -> Result<Acted, AppError> {
+        match self.exec(id, Op::Act { key, action }).await? {
             Answer::Acted { done, state } => Ok(Acted { done, state }),
             other => Err(unexpected(&other)),
         }
@@ -423,10 +418,10 @@ impl Games {
     pub async fn join(
         &self,
         id: &str,
-        name: String,
+        joiner: super::Joiner,
         side: Option<Side>,
     ) -> Result<Joined, AppError> {
-        match self.exec(id, Op::Join { name, side }).await? {
+        match self.exec(id, Op::Join { joiner, side }).await? {
             Answer::Joined { seat, side, state } => Ok(Joined { seat, side, state }),
             other => Err(unexpected(&other)),
         }
@@ -444,11 +439,11 @@ impl Games {
     pub async fn hint(
         &self,
         id: &str,
-        seat: Option<String>,
+        key: Option<Key>,
         level: palabre_ai::Level,
     ) -> Result<Option<String>, AppError> {
         let level = level.to_string();
-        match self.exec(id, Op::Hint { seat, level }).await? {
+        match self.exec(id, Op::Hint { key, level }).await? {
             Answer::Hint(best) => Ok(best),
             other => Err(unexpected(&other)),
         }
@@ -457,26 +452,21 @@ impl Games {
     /// Opens a live connection: alone, on the owner's own channel; in a
     /// cluster, on this node's relay of the game's states (in place before
     /// the owner is asked for the state now, so nothing falls between).
-    pub async fn subscribe(
-        &self,
-        id: &str,
-        seat: Option<String>,
-    ) -> Result<Subscription, AppError> {
+    pub async fn subscribe(&self, id: &str, key: Option<Key>) -> Result<Subscription, AppError> {
         let Some(cluster) = &self.0.cluster else {
             return loop {
                 let owner = match self.route(id).await? {
                     Route::Here(owner) => owner,
                     Route::There(_) => unreachable!("no cluster, no other node"),
                 };
-                let seat = seat.clone();
-                if let Some(answer) = ask(&owner, |reply| Command::Subscribe { seat, reply }).await
-                {
+                let key = key.clone();
+                if let Some(answer) = ask(&owner, |reply| Command::Subscribe { key, reply }).await {
                     break answer;
                 }
             };
         };
         let updates = cluster.watch(id).await?;
-        match self.exec(id, Op::Subscribe { seat }).await? {
+        match self.exec(id, Op::Subscribe { key }).await? {
             Answer::Subscribed { role, now } => Ok(Subscription { role, now, updates }),
             other => Err(unexpected(&other)),
         }

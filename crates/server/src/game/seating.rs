@@ -10,18 +10,18 @@ use crate::clock::now_ms;
 use crate::domain::{Side, Status};
 use crate::error::AppError;
 use crate::names::display_name;
-use crate::seats::{Role, random_token, seat_hash};
+use crate::seats::{Key, Role, random_token, seat_hash};
 use crate::store::{GameRow, Member, Summary};
 
 impl Owner {
     pub fn subscribe(
         &mut self,
         game: &mut Game,
-        seat: Option<&str>,
+        key: Option<&Key>,
     ) -> Result<Subscription, AppError> {
-        let role = match seat {
+        let role = match key {
             None => None,
-            Some(seat) => Some(game.role_of(seat).ok_or(AppError::WrongSeat)?),
+            Some(key) => Some(game.role_of(key).ok_or(AppError::WrongSeat)?),
         };
         if let Some(Role::Member { side, position }) = role {
             *game.presence.entry((side, position)).or_default() += 1;
@@ -48,10 +48,10 @@ impl Owner {
     pub async fn join(
         &mut self,
         game: &mut Game,
-        name: &str,
+        joiner: &super::Joiner,
         side: Option<Side>,
     ) -> Result<Joined, AppError> {
-        let name = display_name(name)?;
+        let name = display_name(&joiner.name)?;
         if !game.is_online() {
             return Err(AppError::BadRequest(
                 "only online games can be joined".into(),
@@ -62,6 +62,7 @@ impl Owner {
             Status::Damaged => return Err(AppError::Damaged),
             _ => return Err(AppError::AlreadyStarted),
         }
+        check_joiner(game, joiner)?;
         let size = usize::from(game.row.team_size);
         let free = |s: Side| game.team_len(s) < size;
         let side = match side {
@@ -84,6 +85,8 @@ impl Owner {
             position: game.team_len(side) as u8,
             name,
             seat_hash: seat_hash(&seat),
+            account: joiner.account,
+            bot: joiner.bot,
         };
         game.members.push(member.clone());
         let started = game.is_full().then(now_ms);
@@ -146,11 +149,11 @@ impl Owner {
         if game.status() != Status::Finished {
             return Err(AppError::BadRequest("the game is not over".into()));
         }
-        let name = game
+        let (name, account, bot) = game
             .members
             .iter()
             .find(|m| m.side == side && m.position == position)
-            .map(|m| m.name.clone())
+            .map(|m| (m.name.clone(), m.account, m.bot))
             .unwrap_or_default();
         let side = side.other();
         if let Some(id) = &game.row.rematch_id {
@@ -159,6 +162,8 @@ impl Owner {
                 seat: None,
                 side,
                 name,
+                account,
+                bot,
             });
         }
         let seat = random_token(16);
@@ -169,6 +174,8 @@ impl Owner {
             started_at_ms: None,
             rematch_id: None,
             damaged: None,
+            // Both players agreed to play again: no seek to filter.
+            rating_range: None,
             ..game.row.clone()
         };
         let member = Member {
@@ -176,6 +183,8 @@ impl Owner {
             position: 0,
             name: name.clone(),
             seat_hash: seat_hash(&seat),
+            account,
+            bot,
         };
         let summary = Summary {
             status: Status::Waiting,
@@ -197,8 +206,39 @@ impl Owner {
             seat: Some(seat),
             side,
             name,
+            account,
+            bot,
         })
     }
+}
+
+/// A rated game takes signed-in players whose rating its seek accepts, and
+/// no account plays twice in one game.
+fn check_joiner(game: &Game, joiner: &super::Joiner) -> Result<(), AppError> {
+    if let Some(account) = joiner.account
+        && game.members.iter().any(|m| m.account == Some(account))
+    {
+        return Err(AppError::AlreadySeated);
+    }
+    if !game.row.rated {
+        return Ok(());
+    }
+    if joiner.account.is_none() {
+        return Err(AppError::SignInRequired);
+    }
+    if let Some((min, max)) = game.row.rating_range {
+        let pool = crate::ratings::Pool::of(game.row.kind, game.row.size);
+        let rating = joiner
+            .ratings
+            .iter()
+            .find(|(p, _)| *p == pool)
+            .map_or_else(|| crate::ratings::Rating::default().rating, |(_, r)| *r);
+        let rating = rating.round() as i64;
+        if rating < min || rating > max {
+            return Err(AppError::RatingOutOfRange { rating, min, max });
+        }
+    }
+    Ok(())
 }
 
 /// Marks the game started at `at`. The clocks wait for the first move, so

@@ -10,7 +10,7 @@ use serde::Serialize;
 use crate::clock::{Clocks, TimeControl, now_ms};
 use crate::domain::{EndReason, Ended, Opponent, Side, Status};
 use crate::play::Play;
-use crate::seats::{Role, seat_hash};
+use crate::seats::{Key, Role, seat_hash};
 use crate::store::{GameRow, Member, StoredMove, Summary};
 
 /// A game being played (or finished, or damaged).
@@ -247,19 +247,45 @@ impl Game {
         self.status() == Status::Playing && self.machine_side() == Some(self.play.turn())
     }
 
-    /// The role of `seat` in this game, if it has one.
-    pub fn role_of(&self, seat: &str) -> Option<Role> {
-        let hash = seat_hash(seat.trim());
+    /// The role `key` gives in this game, if any: a seat's, or a signed-in
+    /// account's whose seat it is.
+    pub fn role_of(&self, key: &Key) -> Option<Role> {
+        let (hash, account) = match key {
+            Key::Seat(seat) => (Some(seat_hash(seat.trim())), None),
+            Key::Account(id) => (None, Some(*id)),
+        };
         if self.is_online() {
             self.members
                 .iter()
-                .find(|m| m.seat_hash == hash)
+                .find(|m| match (&hash, account) {
+                    (Some(hash), _) => m.seat_hash == *hash,
+                    (None, account) => account.is_some() && m.account == account,
+                })
                 .map(|m| Role::Member {
                     side: m.side,
                     position: m.position,
                 })
         } else {
-            (hash == self.row.seat_hash).then_some(Role::Owner)
+            let mine = match (&hash, account) {
+                (Some(hash), _) => *hash == self.row.seat_hash,
+                (None, account) => account.is_some() && self.row.account == account,
+            };
+            mine.then_some(Role::Owner)
+        }
+    }
+
+    /// Forgets a deleted account: its places keep the game, under the name
+    /// a deleted account leaves.
+    pub fn forget_account(&mut self, account: i64) {
+        for m in &mut self.members {
+            if m.account == Some(account) {
+                m.account = None;
+                m.bot = false;
+                m.name = crate::store::DELETED_NAME.to_owned();
+            }
+        }
+        if self.row.account == Some(account) {
+            self.row.account = None;
         }
     }
 
@@ -304,6 +330,9 @@ mod tests {
             started_at_ms: Some(1_000),
             rematch_id: None,
             damaged: None,
+            account: None,
+            rated: false,
+            rating_range: None,
         };
         let first = StoredMove {
             ply: 0,

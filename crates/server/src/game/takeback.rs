@@ -24,6 +24,9 @@ impl Owner {
     /// Against the machine: back to the human's previous turn; on one
     /// screen: one ply back. A game ended by the position can be taken back.
     pub async fn take_back(&mut self, game: &mut Game, role: Role) -> Result<Done, AppError> {
+        if game.row.rated {
+            return Err(AppError::RatedGame);
+        }
         if role != Role::Owner {
             return Err(AppError::Forbidden(
                 "online, a take-back is offered and answered: send an action",
@@ -60,6 +63,9 @@ impl Owner {
                 "take-back offers are for games between people online",
             ));
         };
+        if game.row.rated {
+            return Err(AppError::RatedGame);
+        }
         check_playing(game)?;
         if action == DrawAction::Offer {
             if game.takeback_offer.is_some_and(|o| o.by != side) {

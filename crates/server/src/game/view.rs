@@ -49,12 +49,18 @@ pub struct State {
     pub clocks: Option<BTreeMap<Side, i64>>,
     pub running: Option<Side>,
     pub rematch: Option<String>,
+    /// Online between two accounts, changing their ratings.
+    pub rated: bool,
 }
 
 #[derive(Debug, Serialize)]
 pub struct TeamMember {
     pub name: String,
     pub online: bool,
+    /// The name is a signed-in account's: its profile is `/joueur/{name}`.
+    pub account: bool,
+    /// The account is a bot's.
+    pub bot: bool,
 }
 
 #[derive(Debug, Serialize)]
@@ -75,6 +81,8 @@ fn teams(g: &Game) -> Option<BTreeMap<Side, Vec<TeamMember>>> {
                     .team(side)
                     .map(|m| TeamMember {
                         name: m.name.clone(),
+                        account: m.account.is_some(),
+                        bot: m.bot,
                         online: g
                             .presence
                             .get(&(m.side, m.position))
@@ -171,6 +179,7 @@ pub fn state(g: &Game) -> State {
         clocks,
         running: g.running_clock(),
         rematch: g.row.rematch_id.clone(),
+        rated: g.row.rated,
     }
 }
 

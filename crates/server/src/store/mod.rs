@@ -8,12 +8,18 @@
 //! - [`rows`]: how rows decode into the types below.
 //! - [`write`] and [`read`]: the queries.
 
+mod accounts;
+mod challenges;
 mod lease;
+mod ratings;
 mod read;
 mod rows;
 mod write;
 
+pub use accounts::{AccountRow, DELETED_NAME, TokenRow, is_unique_violation};
+pub use challenges::ChallengeRow;
 pub use lease::{Fence, Holder, StoreError};
+pub use ratings::{Change, Ranked, RatingPoint};
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -47,6 +53,12 @@ pub struct GameRow {
     pub rematch_id: Option<String>,
     /// Why the stored moves do not replay, if they do not.
     pub damaged: Option<String>,
+    /// The signed-in account of a game against the machine or on one screen.
+    pub account: Option<i64>,
+    /// An online game between two accounts that changes their ratings.
+    pub rated: bool,
+    /// The ratings a rated seek accepts from the player who joins it.
+    pub rating_range: Option<(i64, i64)>,
 }
 
 /// A member of an online game: `position` is the order of joining.
@@ -56,6 +68,10 @@ pub struct Member {
     pub position: u8,
     pub name: String,
     pub seat_hash: String,
+    /// The member's account, when they were signed in.
+    pub account: Option<i64>,
+    /// The account is a bot's.
+    pub bot: bool,
 }
 
 /// A stored move with the time it was played and the mover's clock after it.
@@ -92,6 +108,8 @@ pub struct Listing {
     pub result: Option<Ended>,
     pub ply: usize,
     pub finished_at: Option<i64>,
+    pub rated: bool,
+    pub rating_range: Option<(i64, i64)>,
     pub members: Vec<Member>,
 }
 

@@ -46,7 +46,7 @@ impl Store {
 
     pub async fn seats(&self, id: &str) -> sqlx::Result<Vec<Member>> {
         sqlx::query(
-            "SELECT side, position, name, seat_hash FROM seats WHERE game_id = $1 \
+            "SELECT side, position, name, seat_hash, account_id, bot FROM seats WHERE game_id = $1 \
              ORDER BY side, position",
         )
         .bind(id)
@@ -72,7 +72,7 @@ impl Store {
             newest("waiting"),
             newest("playing")
         );
-        self.listed(&sql, limit).await
+        self.listed(&sql, &[limit]).await
     }
 
     /// Finished games, the most recently finished first.
@@ -81,12 +81,26 @@ impl Store {
             "SELECT {LIST_COLUMNS} FROM games WHERE status = 'finished' \
              ORDER BY finished_at DESC, id LIMIT $1"
         );
-        self.listed(&sql, limit).await
+        self.listed(&sql, &[limit]).await
+    }
+
+    /// The games of an account, the most recently changed first.
+    pub async fn account_games(&self, account: i64, limit: i64) -> sqlx::Result<Vec<Listing>> {
+        let sql = format!(
+            "SELECT {LIST_COLUMNS} FROM games WHERE account_id = $1 \
+             OR id IN (SELECT game_id FROM seats WHERE account_id = $1) \
+             ORDER BY updated_at DESC, id LIMIT $2"
+        );
+        self.listed(&sql, &[account, limit]).await
     }
 
     /// The listings `sql` selects, with the members of the online ones.
-    async fn listed(&self, sql: &str, limit: i64) -> sqlx::Result<Vec<Listing>> {
-        let rows = sqlx::query(sql).bind(limit).fetch_all(&self.pool).await?;
+    async fn listed(&self, sql: &str, binds: &[i64]) -> sqlx::Result<Vec<Listing>> {
+        let mut query = sqlx::query(sql);
+        for b in binds {
+            query = query.bind(*b);
+        }
+        let rows = query.fetch_all(&self.pool).await?;
         let mut list = rows.iter().map(listing).collect::<sqlx::Result<Vec<_>>>()?;
         let online: Vec<&str> = list
             .iter()
@@ -98,7 +112,8 @@ impl Store {
         }
         let places: Vec<String> = (1..=online.len()).map(|n| format!("${n}")).collect();
         let sql = format!(
-            "SELECT game_id, side, position, name, seat_hash FROM seats WHERE game_id IN ({}) \
+            "SELECT game_id, side, position, name, seat_hash, account_id, bot FROM seats \
+             WHERE game_id IN ({}) \
              ORDER BY game_id, side, position",
             places.join(", ")
         );

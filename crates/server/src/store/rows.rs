@@ -12,11 +12,12 @@ use crate::clock::TimeControl;
 use crate::domain::{EndReason, Ended, Side};
 
 pub(super) const LIST_COLUMNS: &str = "id, game, size, opponent, human, time_control, \
-    team_size, status, ply, result_winner, result_reason, finished_at";
+    team_size, status, ply, result_winner, result_reason, finished_at, rated, rating_min, \
+    rating_max";
 
 pub(super) const GAME_COLUMNS: &str = "id, game, size, start_fen, opponent, level, human, \
     seat_hash, ended_winner, ended_reason, team_size, time_control, started_at_ms, rematch_id, \
-    damaged";
+    damaged, account_id, rated, rating_min, rating_max";
 
 fn word<T: FromStr>(row: &AnyRow, column: &str) -> sqlx::Result<T>
 where
@@ -64,6 +65,8 @@ pub(super) fn member(r: &AnyRow) -> sqlx::Result<Member> {
         position: small(r, "position")?,
         name: r.try_get("name")?,
         seat_hash: r.try_get("seat_hash")?,
+        account: r.try_get("account_id")?,
+        bot: r.try_get::<i64, _>("bot")? != 0,
     })
 }
 
@@ -83,6 +86,12 @@ pub(super) fn game_row(r: &AnyRow) -> sqlx::Result<GameRow> {
         started_at_ms: r.try_get("started_at_ms")?,
         rematch_id: r.try_get("rematch_id")?,
         damaged: r.try_get("damaged")?,
+        account: r.try_get("account_id")?,
+        rated: r.try_get::<i64, _>("rated")? != 0,
+        rating_range: match (r.try_get("rating_min")?, r.try_get("rating_max")?) {
+            (Some(min), Some(max)) => Some((min, max)),
+            _ => None,
+        },
     })
 }
 
@@ -108,6 +117,11 @@ pub(super) fn listing(r: &AnyRow) -> sqlx::Result<Listing> {
         result: ended_from(r, "result_winner", "result_reason")?,
         ply: count(r, "ply")?,
         finished_at: r.try_get("finished_at")?,
+        rated: r.try_get::<i64, _>("rated")? != 0,
+        rating_range: match (r.try_get("rating_min")?, r.try_get("rating_max")?) {
+            (Some(min), Some(max)) => Some((min, max)),
+            _ => None,
+        },
         members: Vec::new(),
     })
 }

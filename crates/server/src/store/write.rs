@@ -10,8 +10,9 @@ async fn insert_game(c: &mut AnyConnection, g: &GameRow, s: &Summary) -> sqlx::R
     sqlx::query(
         "INSERT INTO games (id, game, size, start_fen, opponent, level, human, seat_hash, \
          team_size, time_control, started_at_ms, created_at, updated_at, status, ply, machine_due, \
-         deadline_ms) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)",
+         deadline_ms, account_id, rated, rating_min, rating_max) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, \
+         $18, $19, $20, $21)",
     )
     .bind(&g.id)
     .bind(g.kind.as_str())
@@ -30,6 +31,10 @@ async fn insert_game(c: &mut AnyConnection, g: &GameRow, s: &Summary) -> sqlx::R
     .bind(s.ply as i64)
     .bind(i64::from(s.machine_due))
     .bind(s.deadline_ms)
+    .bind(g.account)
+    .bind(i64::from(g.rated))
+    .bind(g.rating_range.map(|r| r.0))
+    .bind(g.rating_range.map(|r| r.1))
     .execute(c)
     .await?;
     Ok(())
@@ -37,13 +42,16 @@ async fn insert_game(c: &mut AnyConnection, g: &GameRow, s: &Summary) -> sqlx::R
 
 async fn insert_member(c: &mut AnyConnection, id: &str, m: &Member) -> sqlx::Result<()> {
     sqlx::query(
-        "INSERT INTO seats (game_id, side, position, name, seat_hash) VALUES ($1, $2, $3, $4, $5)",
+        "INSERT INTO seats (game_id, side, position, name, seat_hash, account_id, bot) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7)",
     )
     .bind(id)
     .bind(m.side.as_str())
     .bind(i64::from(m.position))
     .bind(&m.name)
     .bind(&m.seat_hash)
+    .bind(m.account)
+    .bind(i64::from(m.bot))
     .execute(c)
     .await?;
     Ok(())

@@ -1,0 +1,282 @@
+//! `palabre bot`: connects an engine that speaks the engine protocol to a
+//! Palabre server through the Bot API, as lichess-bot does for lichess. It
+//! accepts challenges for the games it plays, and plays each game it starts
+//! with an engine process of its own.
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use futures_util::StreamExt;
+use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderValue};
+use serde_json::Value;
+
+use crate::contestant::Engine;
+
+#[derive(Debug, clap::Args)]
+pub struct BotArgs {
+    /// The server's address, e.g. http://127.0.0.1:8080.
+    #[arg(long)]
+    server: String,
+    /// A personal token with the bot:play scope.
+    #[arg(long, env = "PALABRE_BOT_TOKEN")]
+    token: String,
+    /// The engine's command line, e.g. "palabre engine".
+    #[arg(long)]
+    engine: String,
+    /// Thinking time a move, in milliseconds.
+    #[arg(long, default_value_t = 500)]
+    movetime: u64,
+    /// Games played at once; challenges beyond are declined.
+    #[arg(long, default_value_t = 4)]
+    games: usize,
+    /// Turn the account into a bot first (only an account with no games
+    /// can be, and it cannot be undone).
+    #[arg(long)]
+    upgrade: bool,
+}
+
+/// What every task of the bot shares.
+struct Bot {
+    http: reqwest::Client,
+    server: String,
+    username: String,
+    args: BotArgs,
+    playing: Mutex<HashSet<String>>,
+}
+
+/// An NDJSON response read line by line, keep-alive blank lines skipped.
+struct NdJson {
+    body: std::pin::Pin<Box<dyn futures_util::Stream<Item = reqwest::Result<bytes::Bytes>> + Send>>,
+    buf: Vec<u8>,
+}
+
+impl NdJson {
+    fn new(res: reqwest::Response) -> NdJson {
+        NdJson {
+            body: Box::pin(res.bytes_stream()),
+            buf: Vec::new(),
+        }
+    }
+
+    /// The next line, or `None` when the stream ends.
+    async fn next(&mut self) -> anyhow::Result<Option<Value>> {
+        loop {
+            while let Some(end) = self.buf.iter().position(|b| *b == b'\n') {
+                let line: Vec<u8> = self.buf.drain(..=end).collect();
+                let line = String::from_utf8_lossy(&line);
+                if !line.trim().is_empty() {
+                    return Ok(Some(serde_json::from_str(line.trim())?));
+                }
+            }
+            match self.body.next().await {
+                Some(chunk) => self.buf.extend_from_slice(&chunk?),
+                None => return Ok(None),
+            }
+        }
+    }
+}
+
+impl Bot {
+    fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.server)
+    }
+
+    async fn post(&self, path: &str) -> anyhow::Result<Value> {
+        let res = self.http.post(self.url(path)).send().await?;
+        let status = res.status();
+        let body: Value = res.json().await.unwrap_or(Value::Null);
+        if !status.is_success() {
+            bail!("POST {path}: {status} {body}");
+        }
+        Ok(body)
+    }
+
+    /// Answers a challenge: accepted if a game may start now.
+    async fn challenge(&self, c: &Value) -> anyhow::Result<()> {
+        let id = c["id"].as_str().context("a challenge without id")?;
+        let busy = self.playing.lock().expect("playing").len() >= self.args.games;
+        let answer = if busy { "decline" } else { "accept" };
+        eprintln!(
+            "challenge {id} from {}: {answer}",
+            c["challenger"]["username"]
+        );
+        self.post(&format!("/api/challenge/{id}/{answer}")).await?;
+        Ok(())
+    }
+
+    /// The `position …` command for a game's state.
+    fn position(full: &Value, moves: &str) -> String {
+        let game = full["game"].as_str().unwrap_or("yote");
+        let fen = full["initial_fen"].as_str().unwrap_or("");
+        let moves = moves.trim();
+        if moves.is_empty() {
+            format!("position {game} fen {fen}")
+        } else {
+            format!("position {game} fen {fen} moves {moves}")
+        }
+    }
+
+    /// Sends the engine's move for `state` if it is this bot's turn.
+    async fn turn(
+        &self,
+        id: &str,
+        full: &Value,
+        state: &Value,
+        engine: &Arc<Mutex<Engine>>,
+    ) -> anyhow::Result<()> {
+        let mine = full["players"][state["turn"].as_str().unwrap_or("")]["username"]
+            == self.username.as_str();
+        if state["status"] != "playing" || !mine {
+            return Ok(());
+        }
+        let position = Bot::position(full, state["moves"].as_str().unwrap_or(""));
+        let movetime = Duration::from_millis(self.args.movetime);
+        let engine = Arc::clone(engine);
+        let best = tokio::task::spawn_blocking(move || {
+            engine
+                .lock()
+                .expect("engine")
+                .best(&position, Some(movetime))
+        })
+        .await??;
+        let Some(best) = best else { return Ok(()) };
+        let mut url = reqwest::Url::parse(&self.url(&format!("/api/bot/game/{id}/move")))?;
+        url.path_segments_mut()
+            .map_err(|()| anyhow::anyhow!("a server URL with no path"))?
+            .push(&best);
+        let res = self.http.post(url).send().await?;
+        if !res.status().is_success() {
+            eprintln!("game {id}: move {best} refused: {}", res.text().await?);
+        }
+        Ok(())
+    }
+
+    /// Plays game `id` to its end from its stream.
+    async fn play(self: Arc<Bot>, id: String) -> anyhow::Result<()> {
+        let cmd = self.args.engine.clone();
+        let engine = tokio::task::spawn_blocking(move || Engine::spawn(&cmd)).await??;
+        let engine = Arc::new(Mutex::new(engine));
+        let res = self
+            .http
+            .get(self.url(&format!("/api/bot/game/stream/{id}")))
+            .send()
+            .await?
+            .error_for_status()?;
+        let mut lines = NdJson::new(res);
+        let mut full = Value::Null;
+        while let Some(line) = lines.next().await? {
+            let state = match line["type"].as_str() {
+                Some("gameFull") => {
+                    full = line.clone();
+                    line["state"].clone()
+                }
+                Some("gameState") => line,
+                _ => continue,
+            };
+            self.turn(&id, &full, &state, &engine).await?;
+            if state["status"] != "playing" && state["status"] != "waiting" {
+                break;
+            }
+        }
+        eprintln!("game {id} is over");
+        Ok(())
+    }
+
+    /// Starts playing game `id` unless it is played already.
+    fn start(self: &Arc<Bot>, id: &str) {
+        if !self.playing.lock().expect("playing").insert(id.to_owned()) {
+            return;
+        }
+        let bot = Arc::clone(self);
+        let id = id.to_owned();
+        tokio::spawn(async move {
+            if let Err(e) = Arc::clone(&bot).play(id.clone()).await {
+                eprintln!("game {id}: {e:#}");
+            }
+            bot.playing.lock().expect("playing").remove(&id);
+        });
+    }
+
+    /// Follows the account's events until the stream ends.
+    async fn listen(self: &Arc<Bot>) -> anyhow::Result<()> {
+        let res = self
+            .http
+            .get(self.url("/api/stream/event"))
+            .send()
+            .await?
+            .error_for_status()?;
+        let mut events = NdJson::new(res);
+        while let Some(event) = events.next().await? {
+            match event["type"].as_str() {
+                Some("challenge") => {
+                    if let Err(e) = self.challenge(&event["challenge"]).await {
+                        eprintln!("{e:#}");
+                    }
+                }
+                Some("gameStart") => {
+                    if let Some(id) = event["game"]["id"].as_str() {
+                        self.start(id);
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+}
+
+async fn connect(args: BotArgs) -> anyhow::Result<Arc<Bot>> {
+    let mut headers = HeaderMap::new();
+    headers.insert(
+        AUTHORIZATION,
+        HeaderValue::from_str(&format!("Bearer {}", args.token))?,
+    );
+    let http = reqwest::Client::builder()
+        .default_headers(headers)
+        .build()?;
+    let server = args.server.trim_end_matches('/').to_owned();
+    let me: Value = http
+        .get(format!("{server}/api/account"))
+        .send()
+        .await?
+        .error_for_status()
+        .context("the token is refused")?
+        .json()
+        .await?;
+    let username = me["username"].as_str().context("no username")?.to_owned();
+    let bot = Arc::new(Bot {
+        http,
+        server,
+        username,
+        args,
+        playing: Mutex::default(),
+    });
+    if me["bot"] != true {
+        if !bot.args.upgrade {
+            bail!("{} is not a bot account: run with --upgrade", bot.username);
+        }
+        bot.post("/api/bot/account/upgrade").await?;
+    }
+    Ok(bot)
+}
+
+/// Runs the bot until Ctrl-C: a dropped event stream is opened again.
+pub fn run(args: BotArgs) -> anyhow::Result<()> {
+    tokio::runtime::Runtime::new()?.block_on(async move {
+        let bot = connect(args).await?;
+        eprintln!("{} is listening on {}", bot.username, bot.server);
+        loop {
+            tokio::select! {
+                r = bot.listen() => {
+                    if let Err(e) = r {
+                        eprintln!("event stream: {e:#}");
+                    }
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                }
+                _ = tokio::signal::ctrl_c() => return Ok(()),
+            }
+        }
+    })
+}

@@ -1,0 +1,307 @@
+//! Challenges: one account asks another for a game; the other accepts
+//! (the game starts, and both hear `gameStart`), declines, or the asker
+//! cancels. The game is made like any online game, through its owner.
+
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::events::{game_start, watch_for_finish};
+use crate::accounts::{Account, Viewer};
+use crate::api::{Body, start_fen};
+use crate::clock::TimeControl;
+use crate::domain::{GameKind, Opponent, Side};
+use crate::error::AppError;
+use crate::game::Joiner;
+use crate::ratings::Pool;
+use crate::seats::{random_token, seat_hash};
+use crate::state::AppState;
+use crate::store::{ChallengeRow, GameRow, Member};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/challenge/{username}", post(create))
+        .route("/api/challenge/{id}/show", get(show))
+        .route("/api/challenge/{id}/accept", post(accept))
+        .route("/api/challenge/{id}/decline", post(decline))
+        .route("/api/challenge/{id}/cancel", post(cancel))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewChallenge {
+    game: String,
+    size: Option<u8>,
+    rated: Option<bool>,
+    time_control: Option<String>,
+    /// The challenger's side, or `random` (the default).
+    side: Option<String>,
+}
+
+fn bad(e: impl std::fmt::Display) -> AppError {
+    AppError::BadRequest(e.to_string())
+}
+
+/// A player of a challenge as its JSON shows them.
+async fn player(app: &AppState, account: i64, pool: Pool) -> Result<Value, AppError> {
+    let row = app.store().account(account).await?;
+    let rating = app.store().rating(account, pool).await?;
+    Ok(json!({
+        "username": row.as_ref().map(|a| a.username.clone()),
+        "bot": row.is_some_and(|a| a.bot),
+        "rating": rating.rating,
+    }))
+}
+
+/// A challenge as the API shows it.
+pub async fn challenge_json(app: &AppState, c: &ChallengeRow) -> Result<Value, AppError> {
+    let pool = Pool::of(c.kind, c.size);
+    Ok(json!({
+        "id": c.id,
+        "status": c.status,
+        "challenger": player(app, c.challenger, pool).await?,
+        "dest_user": player(app, c.dest, pool).await?,
+        "game": c.kind,
+        "size": c.size,
+        "rated": c.rated,
+        "time_control": c.time_control,
+        "side": c.side.map_or("random", Side::as_str),
+        "game_id": c.game_id,
+    }))
+}
+
+async fn create(
+    State(app): State<AppState>,
+    viewer: Viewer,
+    Path(username): Path<String>,
+    Body(body): Body<NewChallenge>,
+) -> Result<(StatusCode, Json<Value>), AppError> {
+    let me = viewer.account()?;
+    let dest = app
+        .store()
+        .account_named(&username)
+        .await?
+        .ok_or(AppError::NotFound)?;
+    if dest.id == me.id {
+        return Err(bad("one does not challenge oneself"));
+    }
+    let kind: GameKind = body.game.parse().map_err(bad)?;
+    let (_, size) = start_fen(kind, body.size.unwrap_or(8))?;
+    let time_control: TimeControl = body
+        .time_control
+        .as_deref()
+        .unwrap_or("none")
+        .parse()
+        .map_err(bad)?;
+    let side = match body.side.as_deref() {
+        None | Some("random") => None,
+        Some(s) => Some(
+            s.parse::<Side>()
+                .ok()
+                .and_then(|side| kind.side(side))
+                .ok_or_else(|| bad(format!("side {s:?} is not one of {:?}", kind.sides())))?,
+        ),
+    };
+    let c = ChallengeRow {
+        id: random_token(6),
+        challenger: me.id,
+        dest: dest.id,
+        kind,
+        size,
+        rated: body.rated.unwrap_or(false),
+        time_control: time_control.to_string(),
+        side,
+        status: "created".into(),
+        game_id: None,
+    };
+    app.store().create_challenge(&c).await?;
+    let shown = challenge_json(&app, &c).await?;
+    app.hub
+        .send(dest.id, &json!({"type": "challenge", "challenge": shown}));
+    Ok((StatusCode::CREATED, Json(shown)))
+}
+
+/// The challenge `id` if `me` is one of its players.
+async fn mine(app: &AppState, me: &Account, id: &str) -> Result<ChallengeRow, AppError> {
+    match app.store().challenge(id).await? {
+        Some(c) if c.dest == me.id || c.challenger == me.id => Ok(c),
+        _ => Err(AppError::NotFound),
+    }
+}
+
+async fn show(
+    State(app): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, AppError> {
+    let c = mine(&app, viewer.account()?, &id).await?;
+    Ok(Json(challenge_json(&app, &c).await?))
+}
+
+/// Starts the challenge's game: the challenger takes their side (or a
+/// random one), the challenged player the other.
+async fn start_game(app: &AppState, c: &ChallengeRow) -> Result<String, AppError> {
+    let (fen, size) = start_fen(c.kind, c.size)?;
+    let side = c
+        .side
+        .unwrap_or_else(|| c.kind.sides()[usize::from(rand::random::<bool>())]);
+    let challenger = app
+        .store()
+        .account(c.challenger)
+        .await?
+        .ok_or(AppError::NotFound)?;
+    let dest = app
+        .store()
+        .account(c.dest)
+        .await?
+        .ok_or(AppError::NotFound)?;
+    let row = GameRow {
+        id: random_token(6),
+        kind: c.kind,
+        size,
+        start_fen: fen,
+        opponent: Opponent::Online,
+        level: palabre_ai::Level::Debutant,
+        human: None,
+        seat_hash: seat_hash(&random_token(16)),
+        ended: None,
+        team_size: 1,
+        time_control: c.time_control.parse().map_err(bad)?,
+        started_at_ms: None,
+        rematch_id: None,
+        damaged: None,
+        account: None,
+        rated: c.rated,
+        rating_range: None,
+    };
+    let id = row.id.clone();
+    // Both play with their accounts: the seats are secrets nobody holds.
+    let first = Member {
+        side,
+        position: 0,
+        name: challenger.username,
+        seat_hash: seat_hash(&random_token(16)),
+        account: Some(challenger.id),
+        bot: challenger.bot,
+    };
+    app.games.create(row, Some(first)).await?;
+    let joiner = Joiner {
+        name: dest.username,
+        account: Some(dest.id),
+        bot: dest.bot,
+        ratings: Vec::new(),
+    };
+    app.games.join(&id, joiner, Some(side.other())).await?;
+    Ok(id)
+}
+
+async fn accept(
+    State(app): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, AppError> {
+    let me = viewer.account()?;
+    let c = mine(&app, me, &id).await?;
+    if c.dest != me.id {
+        return Err(AppError::Forbidden("only the challenged player accepts"));
+    }
+    if !app
+        .store()
+        .answer_challenge(&id, "created", "accepting", None)
+        .await?
+    {
+        return Err(AppError::ChallengeAnswered);
+    }
+    let game = match start_game(&app, &c).await {
+        Ok(game) => game,
+        Err(e) => {
+            app.store()
+                .answer_challenge(&id, "accepting", "created", None)
+                .await?;
+            return Err(e);
+        }
+    };
+    app.store()
+        .answer_challenge(&id, "accepting", "accepted", Some(&game))
+        .await?;
+    for account in [c.challenger, c.dest] {
+        if let Ok(event) = game_start(&app, &game, account).await {
+            app.hub.send(account, &event);
+        }
+    }
+    watch_for_finish(app.clone(), game.clone(), [c.challenger, c.dest]);
+    Ok(Json(json!({ "ok": true, "game_id": game })))
+}
+
+/// Closes a challenge without a game and tells the other player.
+async fn close(
+    app: &AppState,
+    me: &Account,
+    id: &str,
+    to: &str,
+    event: &str,
+) -> Result<Json<Value>, AppError> {
+    let c = mine(app, me, id).await?;
+    let allowed = match to {
+        "declined" => c.dest == me.id,
+        _ => c.challenger == me.id,
+    };
+    if !allowed {
+        return Err(AppError::Forbidden(
+            "the challenged player declines; the challenger cancels",
+        ));
+    }
+    if !app
+        .store()
+        .answer_challenge(id, "created", to, None)
+        .await?
+    {
+        return Err(AppError::ChallengeAnswered);
+    }
+    let c = ChallengeRow {
+        status: to.to_owned(),
+        ..c
+    };
+    let shown = challenge_json(app, &c).await?;
+    let other = if c.dest == me.id {
+        c.challenger
+    } else {
+        c.dest
+    };
+    app.hub
+        .send(other, &json!({"type": event, "challenge": shown}));
+    Ok(Json(json!({ "ok": true })))
+}
+
+async fn decline(
+    State(app): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, AppError> {
+    close(
+        &app,
+        viewer.account()?,
+        &id,
+        "declined",
+        "challengeDeclined",
+    )
+    .await
+}
+
+async fn cancel(
+    State(app): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, AppError> {
+    close(
+        &app,
+        viewer.account()?,
+        &id,
+        "canceled",
+        "challengeCanceled",
+    )
+    .await
+}

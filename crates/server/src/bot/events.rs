@@ -1,0 +1,140 @@
+//! An account's events: `gameStart` and `gameFinish` for its online games,
+//! `challenge`, `challengeCanceled` and `challengeDeclined`. A new stream
+//! first hears the games in play and the challenges waiting.
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::State;
+use axum::response::Response;
+use axum::routing::get;
+use serde_json::{Value, json};
+
+use super::challenges::challenge_json;
+use super::streams::{KEEP_ALIVE, Lines, ndjson};
+use crate::accounts::Viewer;
+use crate::domain::Status;
+use crate::error::AppError;
+use crate::state::AppState;
+
+/// Games in play listed when a stream opens.
+const ONGOING: i64 = 100;
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/api/stream/event", get(stream))
+}
+
+/// What `account` is told of game `id`: its side, its opponent, the terms.
+async fn game_event(app: &AppState, kind: &str, id: &str, account: i64) -> Result<Value, AppError> {
+    let id_owned = id.to_owned();
+    let (game, state) = app
+        .games
+        .read(id, move |g| {
+            let me = g.members.iter().find(|m| m.account == Some(account));
+            let side = me.map(|m| m.side);
+            let opponent = g
+                .members
+                .iter()
+                .find(|m| Some(m.side) != side)
+                .map(|m| json!({"username": m.name, "bot": m.bot}));
+            (
+                json!({
+                    "id": id_owned,
+                    "game": g.row.kind,
+                    "size": g.row.size,
+                    "rated": g.row.rated,
+                    "time_control": g.row.time_control.to_string(),
+                    "side": side,
+                    "opponent": opponent,
+                }),
+                (g.status(), g.result()),
+            )
+        })
+        .await?;
+    let mut game = game;
+    game["status"] = json!(state.0);
+    game["result"] = json!(state.1);
+    Ok(json!({ "type": kind, "game": game }))
+}
+
+pub async fn game_start(app: &AppState, id: &str, account: i64) -> Result<Value, AppError> {
+    game_event(app, "gameStart", id, account).await
+}
+
+/// Tells both players `gameFinish` when game `id` ends (on this node).
+pub fn watch_for_finish(app: AppState, id: String, accounts: [i64; 2]) {
+    tokio::spawn(async move {
+        let Ok(sub) = app.games.subscribe(&id, None).await else {
+            return;
+        };
+        let mut updates = sub.updates;
+        let mut state: Arc<str> = sub.now;
+        loop {
+            let over = serde_json::from_str::<Value>(&state)
+                .ok()
+                .and_then(|v| v["status"].as_str().map(str::to_owned))
+                .is_some_and(|s| s == Status::Finished.as_str() || s == Status::Damaged.as_str());
+            if over {
+                break;
+            }
+            tokio::select! {
+                next = updates.recv() => match next {
+                    Ok(s) => state = s,
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                    Err(_) => return,
+                },
+                () = app.shutdown.cancelled() => return,
+            }
+        }
+        for account in accounts {
+            if let Ok(event) = game_event(&app, "gameFinish", &id, account).await {
+                app.hub.send(account, &event);
+            }
+        }
+    });
+}
+
+/// The first lines of a new stream: games in play, challenges waiting.
+async fn opening(app: &AppState, account: i64) -> Result<Vec<Value>, AppError> {
+    let mut lines = Vec::new();
+    for g in app.store().account_games(account, ONGOING).await? {
+        if g.status == Status::Playing && g.opponent == crate::domain::Opponent::Online {
+            lines.push(game_start(app, &g.id, account).await?);
+        }
+    }
+    for c in app.store().open_challenges(account).await? {
+        if c.dest == account {
+            let shown = challenge_json(app, &c).await?;
+            lines.push(json!({"type": "challenge", "challenge": shown}));
+        }
+    }
+    Ok(lines)
+}
+
+async fn stream(State(app): State<AppState>, viewer: Viewer) -> Result<Response, AppError> {
+    let account = viewer.account()?.id;
+    // Subscribed before the opening is read, so that nothing falls between.
+    let mut events = app.hub.subscribe(account);
+    let opening = opening(&app, account).await?;
+    Ok(ndjson(move |lines: Lines| async move {
+        for line in &opening {
+            if !lines.send(&line.to_string()).await {
+                return;
+            }
+        }
+        loop {
+            let alive = tokio::select! {
+                event = events.recv() => match event {
+                    Ok(event) => lines.send(&event).await,
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => true,
+                    Err(_) => false,
+                },
+                () = tokio::time::sleep(KEEP_ALIVE) => lines.keep_alive().await,
+                () = app.shutdown.cancelled() => false,
+            };
+            if !alive {
+                return;
+            }
+        }
+    }))
+}

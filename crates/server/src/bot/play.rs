@@ -1,0 +1,189 @@
+//! A bot's games: becoming a bot, the stream of one game (`gameFull`, then
+//! a `gameState` after each change), a move and a resignation. A bot plays
+//! with its account, as a signed-in person does; the game's owner checks
+//! every move.
+
+use axum::extract::{Path, State};
+use axum::response::Response;
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde_json::{Value, json};
+
+use super::streams::{KEEP_ALIVE, Lines, ndjson};
+use crate::accounts::{Account, Viewer};
+use crate::error::AppError;
+use crate::game::Action;
+use crate::ratings::Pool;
+use crate::seats::Key;
+use crate::state::AppState;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/bot/account/upgrade", post(upgrade))
+        .route("/api/bot/game/stream/{id}", get(game_stream))
+        .route("/api/bot/game/{id}/move/{*move}", post(play_move))
+        .route("/api/bot/game/{id}/resign", post(resign))
+}
+
+/// The account, if it may use the Bot API.
+fn bot(viewer: &Viewer) -> Result<&Account, AppError> {
+    let account = viewer.account()?;
+    if !account.may("bot:play") {
+        return Err(AppError::Forbidden("this token lacks the bot:play scope"));
+    }
+    if !account.bot {
+        return Err(AppError::Forbidden(
+            "the Bot API is for bot accounts: upgrade first",
+        ));
+    }
+    Ok(account)
+}
+
+async fn upgrade(State(app): State<AppState>, viewer: Viewer) -> Result<Json<Value>, AppError> {
+    let account = viewer.account()?;
+    if !account.may("bot:play") {
+        return Err(AppError::Forbidden("this token lacks the bot:play scope"));
+    }
+    if !account.bot && !app.store().make_bot(account.id).await? {
+        return Err(AppError::BadRequest(
+            "an account that has played cannot become a bot".into(),
+        ));
+    }
+    Ok(Json(json!({ "ok": true })))
+}
+
+/// A `gameState` line from a state the owner published.
+fn game_state(state: &Value) -> Value {
+    let moves: Vec<&str> = state["moves"]
+        .as_array()
+        .map(|m| m.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    json!({
+        "type": "gameState",
+        "moves": moves.join(" "),
+        "ply": state["ply"],
+        "turn": state["turn"],
+        "status": state["status"],
+        "result": state["result"],
+        "clocks": state["clocks"],
+        "draw_offer": state["draw_offer"],
+    })
+}
+
+fn finished(state: &Value) -> bool {
+    matches!(state["status"].as_str(), Some("finished" | "damaged"))
+}
+
+/// The `gameFull` line: the game's terms and players, and its state now.
+async fn game_full(app: &AppState, id: &str, state: &Value) -> Result<Value, AppError> {
+    let id_owned = id.to_owned();
+    let (mut full, members, pool) = app
+        .games
+        .read(id, move |g| {
+            let members: Vec<_> = g
+                .members
+                .iter()
+                .map(|m| (m.side, m.name.clone(), m.account, m.bot))
+                .collect();
+            let full = json!({
+                "type": "gameFull",
+                "id": id_owned,
+                "game": g.row.kind,
+                "size": g.row.size,
+                "rated": g.row.rated,
+                "time_control": g.row.time_control.to_string(),
+                "initial_fen": g.row.start_fen,
+            });
+            (full, members, Pool::of(g.row.kind, g.row.size))
+        })
+        .await?;
+    let mut players = serde_json::Map::new();
+    for (side, name, account, bot) in members {
+        let rating = match account {
+            Some(a) => Some(app.store().rating(a, pool).await?.rating),
+            None => None,
+        };
+        players.insert(
+            side.to_string(),
+            json!({"username": name, "account": account.is_some(), "bot": bot, "rating": rating}),
+        );
+    }
+    full["players"] = Value::Object(players);
+    full["state"] = game_state(state);
+    Ok(full)
+}
+
+async fn game_stream(
+    State(app): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<String>,
+) -> Result<Response, AppError> {
+    viewer.account()?;
+    let sub = app.games.subscribe(&id, None).await?;
+    let now: Value = serde_json::from_str(&sub.now).map_err(|e| AppError::Internal(e.into()))?;
+    let full = game_full(&app, &id, &now).await?;
+    let mut updates = sub.updates;
+    let shutdown = app.shutdown.clone();
+    Ok(ndjson(move |lines: Lines| async move {
+        if !lines.send(&full.to_string()).await || finished(&now) {
+            return;
+        }
+        let mut last = now["ply"].clone();
+        loop {
+            let alive = tokio::select! {
+                next = updates.recv() => match next {
+                    Ok(state) => {
+                        let Ok(state) = serde_json::from_str::<Value>(&state) else { continue };
+                        let line = game_state(&state);
+                        // Presence changes publish states too: only news goes out.
+                        if line["ply"] == last && !finished(&state) && line["draw_offer"].is_null() {
+                            continue;
+                        }
+                        last = line["ply"].clone();
+                        if !lines.send(&line.to_string()).await || finished(&state) {
+                            return;
+                        }
+                        true
+                    }
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => true,
+                    Err(_) => false,
+                },
+                () = tokio::time::sleep(KEEP_ALIVE) => lines.keep_alive().await,
+                () = shutdown.cancelled() => false,
+            };
+            if !alive {
+                return;
+            }
+        }
+    }))
+}
+
+async fn play_move(
+    State(app): State<AppState>,
+    viewer: Viewer,
+    Path((id, notation)): Path<(String, String)>,
+) -> Result<Json<Value>, AppError> {
+    let account = bot(&viewer)?;
+    let ply = app.games.read(&id, |g| g.play.ply()).await?;
+    let action = Action::Move { notation, ply };
+    app.games
+        .act(&id, Some(Key::Account(account.id)), action)
+        .await?;
+    Ok(Json(json!({ "ok": true })))
+}
+
+async fn resign(
+    State(app): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, AppError> {
+    let account = bot(&viewer)?;
+    app.games
+        .act(
+            &id,
+            Some(Key::Account(account.id)),
+            Action::Resign { side: None },
+        )
+        .await?;
+    Ok(Json(json!({ "ok": true })))
+}

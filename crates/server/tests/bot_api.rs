@@ -1,0 +1,315 @@
+//! The Bot API over real connections: the event stream, challenges made,
+//! declined, canceled and accepted, a game's stream, moves in notation with
+//! slashes, and a resignation that ends it for both streams.
+
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use palabre_server::{AppState, Config, app};
+use serde_json::{Value, json};
+
+async fn serve() -> String {
+    let config = Config::testing();
+    let state = AppState::open(&config).await.unwrap();
+    let router = app(state);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        palabre_server::net::serve(listener, router, &config.limits, std::future::pending()).await
+    });
+    format!("http://127.0.0.1:{}", addr.port())
+}
+
+/// An account and its token (with `bot:play`).
+struct Player {
+    base: String,
+    token: String,
+    http: reqwest::Client,
+}
+
+impl Player {
+    async fn new(base: &str, name: &str) -> Player {
+        let http = reqwest::Client::new();
+        let res = http
+            .post(format!("{base}/api/account/signup"))
+            .json(&json!({"username": name, "password": "correct horse"}))
+            .send()
+            .await
+            .unwrap();
+        let cookie = res.headers()["set-cookie"]
+            .to_str()
+            .unwrap()
+            .split(';')
+            .next()
+            .unwrap()
+            .to_owned();
+        let t: Value = http
+            .post(format!("{base}/api/account/tokens"))
+            .header("cookie", cookie)
+            .json(&json!({"description": "test", "scopes": ["bot:play"]}))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        Player {
+            base: base.to_owned(),
+            token: t["token"].as_str().unwrap().to_owned(),
+            http,
+        }
+    }
+
+    async fn call(&self, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
+        let url = format!("{}{path}", self.base);
+        let mut req = match method {
+            "GET" => self.http.get(url),
+            _ => self.http.post(url),
+        };
+        if let Some(body) = body {
+            req = req.json(&body);
+        }
+        let res = req.bearer_auth(&self.token).send().await.unwrap();
+        let status = res.status().as_u16();
+        (status, res.json().await.unwrap_or(Value::Null))
+    }
+
+    async fn stream(&self, path: &str) -> Lines {
+        let res = self
+            .http
+            .get(format!("{}{path}", self.base))
+            .bearer_auth(&self.token)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status().as_u16(), 200);
+        assert_eq!(res.headers()["content-type"], "application/x-ndjson");
+        Lines {
+            body: Box::pin(res.bytes_stream()),
+            buf: Vec::new(),
+        }
+    }
+}
+
+struct Lines {
+    body: std::pin::Pin<Box<dyn futures_util::Stream<Item = reqwest::Result<bytes::Bytes>> + Send>>,
+    buf: Vec<u8>,
+}
+
+impl Lines {
+    /// The next JSON line within 10 s (`None` when the stream ended).
+    async fn next(&mut self) -> Option<Value> {
+        let read = async {
+            loop {
+                while let Some(end) = self.buf.iter().position(|b| *b == b'\n') {
+                    let line: Vec<u8> = self.buf.drain(..=end).collect();
+                    if line.len() > 1 {
+                        return Some(serde_json::from_slice(&line).unwrap());
+                    }
+                }
+                match self.body.next().await {
+                    Some(chunk) => self.buf.extend_from_slice(&chunk.unwrap()),
+                    None => return None,
+                }
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(10), read)
+            .await
+            .expect("a line in time")
+    }
+}
+
+#[tokio::test]
+async fn challenges_events_and_a_game_through_the_streams() {
+    let base = serve().await;
+    let bot = Player::new(&base, "robot").await;
+    let awa = Player::new(&base, "awa").await;
+    // The Bot API is for bots.
+    let (status, _) = bot
+        .call("POST", "/api/bot/game/000000000000/resign", None)
+        .await;
+    assert_eq!(status, 403);
+    assert_eq!(
+        bot.call("POST", "/api/bot/account/upgrade", None).await.0,
+        200
+    );
+    let mut events = bot.stream("/api/stream/event").await;
+    let mut awa_events = awa.stream("/api/stream/event").await;
+
+    // Declined, then canceled: each side hears the other.
+    let (status, c) = awa
+        .call(
+            "POST",
+            "/api/challenge/robot",
+            Some(json!({"game": "nsolo", "size": 8})),
+        )
+        .await;
+    assert_eq!(status, 201, "{c}");
+    let e = events.next().await.unwrap();
+    assert_eq!(e["type"], "challenge");
+    assert_eq!(e["challenge"]["id"], c["id"]);
+    assert_eq!(e["challenge"]["challenger"]["username"], "awa");
+    assert_eq!(e["challenge"]["dest_user"]["bot"], true);
+    let id = c["id"].as_str().unwrap();
+    assert_eq!(
+        awa.call("POST", &format!("/api/challenge/{id}/accept"), None)
+            .await
+            .0,
+        403
+    );
+    assert_eq!(
+        bot.call("POST", &format!("/api/challenge/{id}/decline"), None)
+            .await
+            .0,
+        200
+    );
+    assert_eq!(
+        awa_events.next().await.unwrap()["type"],
+        "challengeDeclined"
+    );
+    let (status, v) = bot
+        .call("POST", &format!("/api/challenge/{id}/accept"), None)
+        .await;
+    assert_eq!(
+        (status, v["error"]["code"].as_str()),
+        (409, Some("challenge_answered"))
+    );
+
+    let (_, c) = awa
+        .call(
+            "POST",
+            "/api/challenge/robot",
+            Some(json!({"game": "yote"})),
+        )
+        .await;
+    assert_eq!(events.next().await.unwrap()["type"], "challenge");
+    let id = c["id"].as_str().unwrap();
+    assert_eq!(
+        awa.call("POST", &format!("/api/challenge/{id}/cancel"), None)
+            .await
+            .0,
+        200
+    );
+    assert_eq!(events.next().await.unwrap()["type"], "challengeCanceled");
+
+    // Accepted: both hear gameStart, with their own side.
+    let (_, c) = awa
+        .call(
+            "POST",
+            "/api/challenge/robot",
+            Some(json!({"game": "yote", "side": "black"})),
+        )
+        .await;
+    events.next().await.unwrap();
+    let id = c["id"].as_str().unwrap();
+    let (status, v) = bot
+        .call("POST", &format!("/api/challenge/{id}/accept"), None)
+        .await;
+    assert_eq!(status, 200, "{v}");
+    let game = v["game_id"].as_str().unwrap().to_owned();
+    let start = events.next().await.unwrap();
+    assert_eq!(start["type"], "gameStart");
+    assert_eq!(start["game"]["id"], game.as_str());
+    assert_eq!(start["game"]["side"], "red");
+    assert_eq!(start["game"]["opponent"]["username"], "awa");
+    let start = awa_events.next().await.unwrap();
+    assert_eq!(
+        (start["type"].as_str(), start["game"]["side"].as_str()),
+        (Some("gameStart"), Some("black"))
+    );
+
+    let mut stream = bot.stream(&format!("/api/bot/game/stream/{game}")).await;
+    let full = stream.next().await.unwrap();
+    assert_eq!(full["type"], "gameFull");
+    assert_eq!(full["players"]["red"]["username"], "robot");
+    assert_eq!(full["players"]["red"]["bot"], true);
+    assert_eq!(full["players"]["black"]["rating"], 1500.0);
+    assert_eq!(full["state"]["moves"], "");
+    assert_eq!(full["state"]["turn"], "red");
+
+    // Moves in notation, a slash and all; the owner checks them.
+    let (status, v) = bot
+        .call("POST", &format!("/api/bot/game/{game}/move/zz9"), None)
+        .await;
+    assert_eq!(
+        (status, v["error"]["code"].as_str()),
+        (400, Some("malformed_move")),
+        "{v}"
+    );
+    let (status, v) = bot
+        .call("POST", &format!("/api/bot/game/{game}/move/a1-a2"), None)
+        .await;
+    assert_eq!(
+        (status, v["error"]["code"].as_str()),
+        (422, Some("illegal_move")),
+        "{v}"
+    );
+    assert_eq!(
+        bot.call("POST", &format!("/api/bot/game/{game}/move/c3"), None)
+            .await
+            .0,
+        200
+    );
+    let s = stream.next().await.unwrap();
+    assert_eq!(
+        (s["type"].as_str(), s["moves"].as_str()),
+        (Some("gameState"), Some("c3"))
+    );
+    let (status, v) = bot
+        .call("POST", &format!("/api/bot/game/{game}/move/c4"), None)
+        .await;
+    assert_eq!(
+        (status, v["error"]["code"].as_str()),
+        (409, Some("not_your_hand")),
+        "{v}"
+    );
+    // Awa is no bot: she plays with her account through the games API.
+    let (status, _) = awa
+        .call("POST", &format!("/api/bot/game/{game}/move/c4"), None)
+        .await;
+    assert_eq!(status, 403);
+    let (status, v) = awa
+        .call(
+            "POST",
+            &format!("/api/games/{game}/moves"),
+            Some(json!({"move": "c4", "ply": 1})),
+        )
+        .await;
+    assert_eq!(status, 201, "{v}");
+    assert_eq!(stream.next().await.unwrap()["moves"], "c3 c4");
+    // A capture's notation has a slash: sent as is, or percent-encoded.
+    let (_, state) = awa.call("GET", &format!("/api/games/{game}"), None).await;
+    let capture = (0..)
+        .map_while(|i| palabre_server::bots::move_from_state(&state, i))
+        .find(|m| m.contains('/'))
+        .expect("a capture");
+    let path = format!("/api/bot/game/{game}/move/{capture}");
+    let (status, v) = bot.call("POST", &path, None).await;
+    assert_eq!(status, 200, "{capture}: {v}");
+    let after = stream.next().await.unwrap();
+    assert_eq!(after["ply"], 3);
+
+    assert_eq!(
+        bot.call("POST", &format!("/api/bot/game/{game}/resign"), None)
+            .await
+            .0,
+        200
+    );
+    let last = stream.next().await.unwrap();
+    assert_eq!(last["status"], "finished");
+    assert_eq!(last["result"]["winner"], "black");
+    assert!(
+        stream.next().await.is_none(),
+        "the stream ends with the game"
+    );
+    let finish = events.next().await.unwrap();
+    assert_eq!(
+        (finish["type"].as_str(), finish["game"]["id"].as_str()),
+        (Some("gameFinish"), Some(game.as_str()))
+    );
+    assert_eq!(awa_events.next().await.unwrap()["type"], "gameFinish");
+
+    // An account that has played cannot become a bot.
+    let (status, v) = awa.call("POST", "/api/bot/account/upgrade", None).await;
+    assert_eq!(status, 400, "{v}");
+}
