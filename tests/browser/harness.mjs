@@ -30,7 +30,7 @@ function freePort() {
 }
 
 /** PALABRE_BIN, else the most recently built of the release and debug binaries. */
-function binary() {
+export function binary() {
   if (process.env.PALABRE_BIN) return process.env.PALABRE_BIN;
   const built = ['target/release/palabre', 'target/debug/palabre']
     .map((p) => join(root, p))

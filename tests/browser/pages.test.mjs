@@ -36,7 +36,8 @@ test('the French Yoté rules page, ending with an invitation to play Débutant',
     assert.match(visible, /réserve/);
     assert.match(visible, /120/);
     assert.ok(await page.locator('a[href*="niveau=debutant"]:visible').count() >= 1);
-    assert.ok(await page.locator('main svg').count() >= 2, 'diagrams');
+    // rules.js draws the diagrams once its module has loaded.
+    await page.waitForFunction(() => document.querySelectorAll('main svg').length >= 2, null, { timeout: 10000 });
     await shot(page, 'yote-rules-fr');
     await page.goto(server.base + '/nsolo/regles');
     assert.match(await page.locator('main').innerText(), /relais/i);
@@ -53,6 +54,8 @@ test('switching to English is remembered', { skip }, async () => {
   try {
     const page = await newPage(browser);
     await page.goto(server.base + '/yote/regles');
+    // The switch answers once i18n.js has loaded (it labels the button then).
+    await page.waitForSelector('[data-lang-switch][aria-label]');
     await page.click('[data-lang-switch]');
     await page.waitForFunction(() => document.documentElement.lang === 'en');
     assert.match(await page.locator('main').innerText(), /capture/i);
@@ -129,6 +132,7 @@ test('a first visit follows the browser language; the choice is remembered; Engl
       await page.waitForURL(server.base + '/yote/rules');
       assert.equal(await page.locator('link[rel="alternate"][hreflang="fr"]').getAttribute('href'), '/yote/regles');
       // Choosing French is remembered over the browser's English, with French paths.
+      await page.waitForFunction(() => document.documentElement.lang === 'en');
       await page.click('[data-lang-switch]');
       await page.waitForFunction(() => document.documentElement.lang === 'fr');
       assert.equal(new URL(page.url()).pathname, '/yote/regles');

@@ -126,9 +126,17 @@ impl Bot {
         state: &Value,
         engine: &Arc<Mutex<Engine>>,
     ) -> anyhow::Result<()> {
-        let mine = full["players"][state["turn"].as_str().unwrap_or("")]["username"]
-            == self.username.as_str();
-        if state["status"] != "playing" || !mine {
+        let me = |side: &Value| {
+            full["players"][side.as_str().unwrap_or("")]["username"] == self.username.as_str()
+        };
+        if state["status"] != "playing" {
+            return Ok(());
+        }
+        // The engine plays on: an offer of a draw is declined.
+        if state["draw_offer"].is_string() && !me(&state["draw_offer"]) {
+            let _ = self.post(&format!("/api/bot/game/{id}/draw/no")).await;
+        }
+        if !me(&state["turn"]) {
             return Ok(());
         }
         let position = Bot::position(full, state["moves"].as_str().unwrap_or(""));

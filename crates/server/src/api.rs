@@ -5,7 +5,8 @@
 
 use std::sync::Arc;
 
-use axum::extract::{FromRequest, Path, Query, Request, State};
+use axum::extract::{FromRequest, FromRequestParts, Request, State};
+use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -14,6 +15,7 @@ use palabre_ai::Level;
 use palabre_rules::{nsolo, yote};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+use serde_json::json;
 use serde_json::value::RawValue;
 
 use crate::accounts::Viewer;
@@ -58,6 +60,41 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
     }
 }
 
+/// Path parameters whose rejections speak the API's error format (a path
+/// that does not decode as UTF-8 is a `bad_request`, not plain text).
+#[derive(Debug)]
+pub struct Path<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned + Send> FromRequestParts<S> for Path<T> {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Path<T>, AppError> {
+        match axum::extract::Path::<T>::from_request_parts(parts, state).await {
+            Ok(axum::extract::Path(value)) => Ok(Path(value)),
+            Err(r) if r.status().is_server_error() => Err(AppError::Internal(anyhow::anyhow!(
+                "path: {}",
+                r.body_text()
+            ))),
+            Err(r) => Err(AppError::BadRequest(r.body_text())),
+        }
+    }
+}
+
+/// A query string whose rejections speak the API's error format.
+#[derive(Debug)]
+pub struct Query<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for Query<T> {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Query<T>, AppError> {
+        axum::extract::Query::<T>::from_request_parts(parts, state)
+            .await
+            .map(|axum::extract::Query(value)| Query(value))
+            .map_err(|r| AppError::BadRequest(r.body_text()))
+    }
+}
+
 /// An optional JSON body: empty means the default.
 fn optional_body<T: DeserializeOwned + Default>(bytes: &[u8]) -> Result<T, AppError> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
@@ -82,31 +119,57 @@ fn state_response(status: StatusCode, state: &Arc<str>) -> Response {
         .into_response()
 }
 
-#[derive(Debug, Deserialize)]
+/// A new game.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"game": "nsolo", "size": 8, "opponent": "local"}))]
 pub struct NewGame {
+    #[schema(value_type = GameKind)]
     game: String,
+    /// Nsolo: pits a row, 8 to 36 (default 8; ignored for Yoté).
+    #[schema(minimum = 8, maximum = 36)]
     size: Option<u8>,
+    /// Who plays against the creator (default `machine`).
+    #[schema(value_type = Option<Opponent>)]
     opponent: Option<String>,
+    /// The machine's level (default `debutant`).
+    #[schema(value_type = Option<crate::openapi::shapes::LevelName>)]
     level: Option<String>,
+    /// The creator's side (default `random`); none on one screen.
+    #[schema(value_type = Option<crate::openapi::shapes::SideChoice>)]
     side: Option<String>,
+    /// Online, a guest's name (a signed-in player is shown by their username).
+    #[schema(max_length = 32)]
     name: Option<String>,
+    /// Players a side: 1, or up to 6 for online Nsolo.
+    #[schema(minimum = 1, maximum = 6)]
     team_size: Option<u8>,
+    /// Only for games between people (default `none`).
+    #[schema(value_type = Option<crate::openapi::shapes::TimeControlName>)]
     time_control: Option<String>,
     /// Online between two signed-in players: changes their ratings.
     rated: Option<bool>,
     /// The ratings a rated seek accepts from the player who joins it.
+    #[schema(minimum = 0, maximum = 4000)]
     rating_min: Option<i64>,
+    #[schema(minimum = 0, maximum = 4000)]
     rating_max: Option<i64>,
 }
 
-#[derive(Debug, Serialize)]
+/// A game just created, and the creator's seat.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct Created {
     id: String,
+    /// The secret that plays the creator's side(s): `Authorization: Bearer <seat>`.
     seat: String,
+    /// The creator's side (none on one screen).
+    #[schema(required)]
     side: Option<Side>,
+    /// Online: the page that invites the other players.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     invite: Option<String>,
+    #[schema(value_type = crate::game::view::State)]
     state: Box<RawValue>,
 }
 
@@ -248,6 +311,24 @@ async fn state_of(games: &Games, id: &str) -> Result<Arc<str>, AppError> {
     games.state(id).await
 }
 
+/// Creates a game: against the machine, on one screen, or online.
+#[utoipa::path(
+    post,
+    path = "/api/games",
+    operation_id = "createGame",
+    tag = "games",
+    request_body = NewGame,
+    security((), ("bearer" = []), ("session" = [])),
+    responses(
+        (status = 201, description = "The game, with the creator's seat", body = Created),
+        (status = 400, response = crate::openapi::ApiError),
+        (status = 401, response = crate::openapi::ApiError),
+        (status = 403, response = crate::openapi::ApiError),
+        (status = 413, response = crate::openapi::ApiError),
+        (status = 429, response = crate::openapi::ApiError),
+        (status = 503, response = crate::openapi::ApiError)
+    )
+)]
 async fn create(
     State(app): State<AppState>,
     ip: ClientIp,
@@ -272,6 +353,19 @@ async fn create(
     ))
 }
 
+/// A game's state.
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}",
+    operation_id = "readGame",
+    tag = "games",
+    params(crate::openapi::GameId),
+    responses(
+        (status = 200, description = "The game's state", body = crate::game::view::State),
+        (status = 404, response = crate::openapi::ApiError),
+        (status = 503, response = crate::openapi::ApiError)
+    )
+)]
 async fn read(State(app): State<AppState>, Path(id): Path<String>) -> Result<Response, AppError> {
     Ok(state_response(
         StatusCode::OK,
@@ -279,18 +373,26 @@ async fn read(State(app): State<AppState>, Path(id): Path<String>) -> Result<Res
     ))
 }
 
-#[derive(Debug, Deserialize)]
+/// A place asked for in an online game.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"name": "Kofi"}))]
 pub struct JoinBody {
     /// A guest's name (a signed-in player is shown by their username).
+    #[schema(max_length = 32)]
     name: Option<String>,
+    /// The side to join (default: the first with a free place).
+    #[schema(value_type = Option<Side>)]
     side: Option<String>,
 }
 
-#[derive(Debug, Serialize)]
+/// A place taken in an online game.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct JoinedBody {
+    /// The secret that plays this place: `Authorization: Bearer <seat>`.
     seat: String,
     side: Side,
+    #[schema(value_type = crate::game::view::State)]
     state: Box<RawValue>,
 }
 
@@ -335,6 +437,27 @@ pub async fn join_game(
     games.join(id, joiner, side).await
 }
 
+/// Joins an online game, as a guest (with a name) or with one's account.
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/join",
+    operation_id = "joinGame",
+    tag = "games",
+    params(crate::openapi::GameId),
+    request_body = JoinBody,
+    security((), ("bearer" = []), ("session" = [])),
+    responses(
+        (status = 201, description = "The place taken, with its seat", body = JoinedBody),
+        (status = 400, response = crate::openapi::ApiError),
+        (status = 401, response = crate::openapi::ApiError),
+        (status = 403, response = crate::openapi::ApiError),
+        (status = 404, response = crate::openapi::ApiError),
+        (status = 409, response = crate::openapi::ApiError),
+        (status = 413, response = crate::openapi::ApiError),
+        (status = 429, response = crate::openapi::ApiError),
+        (status = 503, response = crate::openapi::ApiError)
+    )
+)]
 async fn join(
     State(app): State<AppState>,
     Path(id): Path<String>,
@@ -384,14 +507,40 @@ async fn act_http(
     Ok(state_response(status, &acted.state))
 }
 
-#[derive(Debug, Deserialize)]
+/// A move, and the ply it is played at (a stale ply is refused).
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"move": "c3", "ply": 0}))]
 pub struct MoveBody {
+    /// The move in rules.md's notation (`c3`, `b2-b4xd1`, `A3`).
     #[serde(rename = "move")]
     notation: String,
+    /// Moves played before this one.
     ply: usize,
 }
 
+/// Plays a move for the seat's (or the account's) side.
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/moves",
+    operation_id = "playMove",
+    tag = "games",
+    params(crate::openapi::GameId),
+    request_body = MoveBody,
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 201, description = "The state after the move", body = crate::game::view::State),
+        (status = 200, description = "The last move sent again (a retry): acknowledged, nothing played", body = crate::game::view::State),
+        (status = 400, response = crate::openapi::ApiError),
+        (status = 401, response = crate::openapi::ApiError),
+        (status = 403, response = crate::openapi::ApiError),
+        (status = 404, response = crate::openapi::ApiError),
+        (status = 409, response = crate::openapi::ApiError),
+        (status = 413, response = crate::openapi::ApiError),
+        (status = 422, response = crate::openapi::ApiError),
+        (status = 503, response = crate::openapi::ApiError)
+    )
+)]
 async fn play_move(
     State(app): State<AppState>,
     Path(id): Path<String>,
@@ -406,12 +555,34 @@ async fn play_move(
     act_http(&app, &id, viewer.key(&headers), action).await
 }
 
-#[derive(Debug, Deserialize, Default)]
+/// A resignation; on one screen, the side that resigns.
+#[derive(Debug, Deserialize, Default, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ResignBody {
+    #[schema(value_type = Option<Side>)]
     side: Option<String>,
 }
 
+/// Resigns. The body may be empty.
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/resign",
+    operation_id = "resign",
+    tag = "games",
+    params(crate::openapi::GameId),
+    request_body(content = ResignBody, description = "Optional (made so by `crate::openapi`): none, `{}`, or on one screen `{\"side\": …}`"),
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "The state after the resignation", body = crate::game::view::State),
+        (status = 400, response = crate::openapi::ApiError),
+        (status = 401, response = crate::openapi::ApiError),
+        (status = 403, response = crate::openapi::ApiError),
+        (status = 404, response = crate::openapi::ApiError),
+        (status = 409, response = crate::openapi::ApiError),
+        (status = 413, response = crate::openapi::ApiError),
+        (status = 503, response = crate::openapi::ApiError)
+    )
+)]
 async fn resign(
     State(app): State<AppState>,
     Path(id): Path<String>,
@@ -428,12 +599,34 @@ async fn resign(
     act_http(&app, &id, viewer.key(&headers), Action::Resign { side }).await
 }
 
-#[derive(Debug, Deserialize)]
+/// A draw offer, or the answer to one.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"action": "offer"}))]
 pub struct DrawBody {
     action: DrawAction,
 }
 
+/// Offers a draw, accepts or declines one.
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/draw",
+    operation_id = "draw",
+    tag = "games",
+    params(crate::openapi::GameId),
+    request_body = DrawBody,
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "The state after the offer or answer", body = crate::game::view::State),
+        (status = 400, response = crate::openapi::ApiError),
+        (status = 401, response = crate::openapi::ApiError),
+        (status = 403, response = crate::openapi::ApiError),
+        (status = 404, response = crate::openapi::ApiError),
+        (status = 409, response = crate::openapi::ApiError),
+        (status = 413, response = crate::openapi::ApiError),
+        (status = 503, response = crate::openapi::ApiError)
+    )
+)]
 async fn draw(
     State(app): State<AppState>,
     Path(id): Path<String>,
@@ -444,6 +637,24 @@ async fn draw(
     act_http(&app, &id, viewer.key(&headers), Action::Draw(body.action)).await
 }
 
+/// Ends a game with no result before its first move.
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/abort",
+    operation_id = "abort",
+    tag = "games",
+    params(crate::openapi::GameId),
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "The aborted game's state", body = crate::game::view::State),
+        (status = 400, response = crate::openapi::ApiError),
+        (status = 401, response = crate::openapi::ApiError),
+        (status = 403, response = crate::openapi::ApiError),
+        (status = 404, response = crate::openapi::ApiError),
+        (status = 409, response = crate::openapi::ApiError),
+        (status = 503, response = crate::openapi::ApiError)
+    )
+)]
 async fn abort(
     State(app): State<AppState>,
     Path(id): Path<String>,
@@ -453,6 +664,24 @@ async fn abort(
     act_http(&app, &id, viewer.key(&headers), Action::Abort).await
 }
 
+/// Online: starts a team game before every place is taken.
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/start",
+    operation_id = "start",
+    tag = "games",
+    params(crate::openapi::GameId),
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "The started game's state", body = crate::game::view::State),
+        (status = 400, response = crate::openapi::ApiError),
+        (status = 401, response = crate::openapi::ApiError),
+        (status = 403, response = crate::openapi::ApiError),
+        (status = 404, response = crate::openapi::ApiError),
+        (status = 409, response = crate::openapi::ApiError),
+        (status = 503, response = crate::openapi::ApiError)
+    )
+)]
 async fn start(
     State(app): State<AppState>,
     Path(id): Path<String>,
@@ -462,6 +691,25 @@ async fn start(
     act_http(&app, &id, viewer.key(&headers), Action::Start).await
 }
 
+/// Against the machine or on one screen: takes back to the person's last
+/// turn (online, take-backs are offered on the live socket: 403).
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/takeback",
+    operation_id = "takeBack",
+    tag = "games",
+    params(crate::openapi::GameId),
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "The state after the take-back", body = crate::game::view::State),
+        (status = 400, response = crate::openapi::ApiError),
+        (status = 401, response = crate::openapi::ApiError),
+        (status = 403, response = crate::openapi::ApiError),
+        (status = 404, response = crate::openapi::ApiError),
+        (status = 409, response = crate::openapi::ApiError),
+        (status = 503, response = crate::openapi::ApiError)
+    )
+)]
 async fn take_back(
     State(app): State<AppState>,
     Path(id): Path<String>,
@@ -507,6 +755,25 @@ pub async fn rematch(
     }
 }
 
+/// Asks for a rematch of a finished game: the first to ask creates it,
+/// the others join it.
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/rematch",
+    operation_id = "rematch",
+    tag = "games",
+    params(crate::openapi::GameId),
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 201, description = "The rematch game and the asker's seat in it", body = crate::openapi::shapes::Rematch),
+        (status = 400, response = crate::openapi::ApiError),
+        (status = 401, response = crate::openapi::ApiError),
+        (status = 403, response = crate::openapi::ApiError),
+        (status = 404, response = crate::openapi::ApiError),
+        (status = 409, response = crate::openapi::ApiError),
+        (status = 503, response = crate::openapi::ApiError)
+    )
+)]
 async fn rematch_route(
     State(app): State<AppState>,
     Path(id): Path<String>,
@@ -514,17 +781,37 @@ async fn rematch_route(
     headers: HeaderMap,
 ) -> Result<(StatusCode, Json<serde_json::Value>), AppError> {
     let (id, seat) = rematch(&app.games, &id, viewer.key(&headers)).await?;
-    Ok((
-        StatusCode::CREATED,
-        Json(serde_json::json!({ "id": id, "seat": seat })),
-    ))
+    Ok((StatusCode::CREATED, Json(json!({ "id": id, "seat": seat }))))
 }
 
-#[derive(Debug, Deserialize)]
+/// How strong a hint is.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct HintQuery {
+    /// The engine's level (default `confirme`).
+    #[param(value_type = Option<crate::openapi::shapes::LevelName>)]
     level: Option<String>,
 }
 
+/// Against the machine or on one screen: the move the engine suggests.
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}/hint",
+    operation_id = "hint",
+    tag = "games",
+    params(crate::openapi::GameId, HintQuery),
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "The suggested move", body = crate::openapi::shapes::Hint),
+        (status = 400, response = crate::openapi::ApiError),
+        (status = 401, response = crate::openapi::ApiError),
+        (status = 403, response = crate::openapi::ApiError),
+        (status = 404, response = crate::openapi::ApiError),
+        (status = 409, response = crate::openapi::ApiError),
+        (status = 429, response = crate::openapi::ApiError),
+        (status = 503, response = crate::openapi::ApiError)
+    )
+)]
 async fn hint(
     State(app): State<AppState>,
     Path(id): Path<String>,
@@ -536,5 +823,5 @@ async fn hint(
     app.guards.hints.check(ip)?;
     let level = parse_level(q.level.as_deref(), Level::Confirme)?;
     let best = app.games.hint(&id, viewer.key(&headers), level).await?;
-    Ok(Json(serde_json::json!({ "move": best })))
+    Ok(Json(json!({ "move": best })))
 }

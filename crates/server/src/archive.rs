@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::extract::{DefaultBodyLimit, State};
 use axum::http::header;
 use axum::response::IntoResponse;
 use axum::routing::{get, post};
@@ -12,6 +12,7 @@ use axum::{Json, Router};
 use palabre_rules::record_text::{self, RecordText, RecordTextError};
 use serde_json::{Value, json};
 
+use crate::api::Path;
 use crate::domain::{GameKind, Opponent, Side};
 use crate::error::AppError;
 use crate::game::Game;
@@ -41,6 +42,19 @@ fn size_of(play: &Play) -> u8 {
     }
 }
 
+/// Every position of a game, with the move that led to it.
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}/replay",
+    operation_id = "replay",
+    tag = "records",
+    params(crate::openapi::GameId),
+    responses(
+        (status = 200, description = "The replay frames", body = crate::openapi::shapes::Replay),
+        (status = 404, response = crate::openapi::ApiError),
+        (status = 503, response = crate::openapi::ApiError),
+    )
+)]
 async fn replay(
     State(app): State<AppState>,
     Path(id): Path<String>,
@@ -112,6 +126,21 @@ fn export_text(g: &Game) -> String {
     text
 }
 
+/// A game as a text record: headers in brackets, then the moves.
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}/export",
+    operation_id = "exportGame",
+    tag = "records",
+    params(crate::openapi::GameId),
+    responses(
+        (status = 200, description = "The record, as an attachment",
+            content_type = "text/plain; charset=utf-8", body = String,
+            headers(("Content-Disposition" = String, description = "attachment; filename=\"palabre-{id}.txt\""))),
+        (status = 404, response = crate::openapi::ApiError),
+        (status = 503, response = crate::openapi::ApiError),
+    )
+)]
 async fn export(
     State(app): State<AppState>,
     Path(id): Path<String>,
@@ -198,6 +227,24 @@ pub fn replay_record(text: &str, max_plies: usize) -> Result<Value, AppError> {
 }
 
 /// Checks an exported game and answers with its replay frames.
+#[utoipa::path(
+    post,
+    path = "/api/import",
+    operation_id = "importRecord",
+    tag = "records",
+    request_body(content = String, content_type = "text/plain",
+        description = "A record as `GET /api/games/{id}/export` writes it (256 KiB at most); nothing is stored",
+        example = json!("[Game \"yote\"]\n[Result \"*\"]\n\n1. c3 c4\n2. b2\n")),
+    responses(
+        (status = 200, description = "The record's replay frames", body = crate::openapi::shapes::Replay),
+        (status = 400, response = crate::openapi::ApiError),
+        (status = 403, response = crate::openapi::ApiError),
+        (status = 413, response = crate::openapi::ApiError),
+        (status = 422, response = crate::openapi::ApiError),
+        (status = 429, response = crate::openapi::ApiError),
+        (status = 503, response = crate::openapi::ApiError),
+    )
+)]
 async fn import(
     State(app): State<AppState>,
     ip: ClientIp,

@@ -46,7 +46,7 @@ macro_rules! words {
 }
 
 /// Which of the two games.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum GameKind {
     Yote,
@@ -71,7 +71,19 @@ impl GameKind {
 }
 
 /// A side of either game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    utoipa::ToSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Side {
     Red,
@@ -127,7 +139,7 @@ impl From<nsolo::Side> for Side {
 }
 
 /// Who plays against the game's creator.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Opponent {
     /// The machine, at the game's level.
@@ -141,7 +153,7 @@ pub enum Opponent {
 words!(Opponent, "opponent", { Machine => "machine", Local => "local", Online => "online" });
 
 /// Where a game stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     /// Online, waiting for its players.
@@ -157,7 +169,7 @@ words!(Status, "status", {
 });
 
 /// Why a game ended, by the position or by the people (and the clock).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum EndReason {
     AllCaptured,
@@ -204,7 +216,7 @@ impl From<DrawReason> for EndReason {
 }
 
 /// The end of a game: the winner (none for a draw or an abort) and why.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct Ended {
     pub winner: Option<Side>,
     pub reason: EndReason,

@@ -4,7 +4,9 @@
 //!   the live socket ([`live`]), the lists ([`lobby`]), records
 //!   ([`archive`]), [`status`] and the pages ([`pages`]), with the
 //!   picture of a game for link previews ([`preview`]), and the web
-//!   manifest and service worker that make it an installable app ([`pwa`]).
+//!   manifest and service worker that make it an installable app ([`pwa`]),
+//!   and the API's own OpenAPI document and the page that shows it
+//!   ([`openapi`]).
 //! - [`game`] gives each game one owner, a task that applies every change
 //!   to it in turn; [`store`] keeps games, moves and seats in SQLite.
 //! - [`domain`] names games, sides, opponents, statuses and ends as types;
@@ -32,6 +34,7 @@ pub mod live;
 pub mod lobby;
 pub mod names;
 pub mod net;
+pub mod openapi;
 pub mod pages;
 pub mod play;
 pub mod players;
@@ -74,6 +77,7 @@ pub fn app(state: AppState) -> Router {
         .merge(accounts::router())
         .merge(players::router())
         .merge(bot::router())
+        .merge(openapi::router())
         .fallback(pages::fallback)
         .layer(axum::middleware::from_fn(accounts::session::csrf))
         .layer(accounts::session::layer(state.store().clone()))

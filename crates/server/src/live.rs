@@ -9,8 +9,9 @@ use std::num::NonZeroU32;
 use std::time::Duration;
 
 use axum::Router;
+use axum::extract::State;
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::routing::get;
@@ -23,7 +24,7 @@ use tokio::sync::broadcast::error::RecvError;
 use tokio::time::Instant;
 
 use crate::accounts::Viewer;
-use crate::api::{act, rematch};
+use crate::api::{Path, act, rematch};
 use crate::error::AppError;
 use crate::game::{Action, Done, DrawAction, Subscription};
 use crate::guards::{ClientIp, SocketPlace};
@@ -43,14 +44,35 @@ pub fn router() -> Router<AppState> {
     Router::new().route("/api/games/{id}/ws", get(upgrade))
 }
 
+/// The live socket of a game: after a `hello` (with a seat, or none for a
+/// spectator) it carries the player's actions in and every new state out
+/// (docs/online.md). Browsers must come from an allowed origin.
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}/ws",
+    operation_id = "liveSocket",
+    tag = "live",
+    params(crate::openapi::GameId),
+    responses(
+        (status = 101, description = "Switching to the WebSocket protocol"),
+        (status = 400, response = crate::openapi::ApiError),
+        (status = 401, response = crate::openapi::ApiError),
+        (status = 403, response = crate::openapi::ApiError),
+        (status = 404, response = crate::openapi::ApiError),
+        (status = 429, response = crate::openapi::ApiError),
+        (status = 503, response = crate::openapi::ApiError),
+    )
+)]
 async fn upgrade(
-    ws: WebSocketUpgrade,
+    ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
     State(app): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
     ip: ClientIp,
     viewer: Viewer,
 ) -> Result<Response, AppError> {
+    // A request that is no WebSocket upgrade, in the API's error format.
+    let ws = ws.map_err(|r| AppError::BadRequest(r.body_text()))?;
     if !app.guards.origin_allowed(&headers) {
         return Err(AppError::ForbiddenOrigin);
     }

@@ -61,22 +61,29 @@ pub fn listing_json(l: &Listing) -> Value {
     })
 }
 
-#[derive(Debug, Serialize)]
-struct LobbyGame {
+/// An online game in the lobby.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct LobbyGame {
     id: String,
     game: GameKind,
     size: u8,
     time_control: String,
     team_size: u8,
+    /// Side to the names of its members.
+    #[schema(value_type = BTreeMap<String, Vec<String>>)]
     teams: BTreeMap<Side, Vec<String>>,
+    /// Side to the places still free in it.
+    #[schema(value_type = BTreeMap<String, usize>)]
     free: BTreeMap<Side, usize>,
     ply: usize,
     rated: bool,
     /// A rated seek: its creator's rating now.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     rating: Option<f64>,
-    /// A rated seek: the ratings it accepts.
+    /// A rated seek: the ratings it accepts, lowest and highest.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Vec<i64>>, nullable = false, min_items = 2, max_items = 2)]
     rating_range: Option<[i64; 2]>,
 }
 
@@ -92,6 +99,18 @@ async fn creator_rating(app: &AppState, l: &Listing) -> Result<Option<f64>, AppE
     }
 }
 
+/// The lobby: online games waiting for players (`open`) and being played
+/// (`live`), 200 at most.
+#[utoipa::path(
+    get,
+    path = "/api/lobby",
+    operation_id = "lobby",
+    tag = "lists",
+    responses(
+        (status = 200, description = "The lobby", body = crate::openapi::shapes::Lobby),
+        (status = 503, response = crate::openapi::ApiError),
+    )
+)]
 async fn lobby(State(app): State<AppState>) -> Result<Json<Value>, AppError> {
     let (mut open, mut live) = (Vec::new(), Vec::new());
     for l in app.store().lobby(LIMIT).await? {
@@ -122,18 +141,37 @@ async fn lobby(State(app): State<AppState>) -> Result<Json<Value>, AppError> {
     Ok(Json(json!({ "open": open, "live": live })))
 }
 
-#[derive(Debug, Serialize)]
-struct Record {
+/// A finished game in the records.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[schema(as = FinishedGame)]
+pub struct Record {
     id: String,
     game: GameKind,
     size: u8,
+    /// Side to the names of who played it.
+    #[schema(value_type = BTreeMap<String, Vec<String>>)]
     players: BTreeMap<Side, Vec<String>>,
+    #[schema(required)]
     result: Option<Ended>,
+    /// Moves played.
     moves: usize,
+    /// When it ended, in milliseconds since the epoch.
+    #[schema(required)]
     ended_at: Option<i64>,
     rated: bool,
 }
 
+/// Finished games, 200 at most.
+#[utoipa::path(
+    get,
+    path = "/api/records",
+    operation_id = "listRecords",
+    tag = "lists",
+    responses(
+        (status = 200, description = "Finished games", body = Vec<Record>),
+        (status = 503, response = crate::openapi::ApiError),
+    )
+)]
 async fn records(State(app): State<AppState>) -> Result<Json<Vec<Record>>, AppError> {
     let list = app.store().records(LIMIT).await?;
     Ok(Json(

@@ -72,6 +72,18 @@ pub fn router() -> Router<AppState> {
         .route("/local-game/replay", page!("replay.html"))
         .route("/mes-parties", page!("mine.html"))
         .route("/my-games", page!("mine.html"))
+        .route("/connexion", page!("login.html"))
+        .route("/login", page!("login.html"))
+        .route("/inscription", page!("signup.html"))
+        .route("/signup", page!("signup.html"))
+        .route("/compte", page!("account.html"))
+        .route("/account", page!("account.html"))
+        .route("/classement", page!("leaderboard.html"))
+        .route("/leaderboard", page!("leaderboard.html"))
+        // Any name: the page asks /api/users/{name} and says « Joueur
+        // introuvable » itself when there is no such player.
+        .route("/joueur/{username}", page!("player.html"))
+        .route("/player/{username}", page!("player.html"))
         .route("/assets/{*path}", get(asset))
 }
 
@@ -327,7 +339,7 @@ async fn preview_page(
 
 async fn preview_api(
     State(app): State<AppState>,
-    Path(id): Path<String>,
+    crate::api::Path(id): crate::api::Path<String>,
 ) -> Result<Response, AppError> {
     picture(&app, &id).await
 }

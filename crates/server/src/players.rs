@@ -3,11 +3,12 @@
 
 use std::collections::BTreeMap;
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::routing::get;
 use axum::{Json, Router};
 use serde_json::{Value, json};
 
+use crate::api::Path;
 use crate::error::AppError;
 use crate::lobby::listing_json;
 use crate::ratings::{Pool, every_pool};
@@ -30,6 +31,19 @@ pub fn router() -> Router<AppState> {
         .route("/api/leaderboard/{pool}", get(leaderboard))
 }
 
+/// A player in public: ratings and their history, results, recent online games.
+#[utoipa::path(
+    get,
+    path = "/api/users/{username}",
+    operation_id = "profile",
+    tag = "players",
+    params(("username" = String, Path, description = "The player's username (any case)")),
+    responses(
+        (status = 200, description = "The profile", body = crate::openapi::shapes::Profile),
+        (status = 404, response = crate::openapi::ApiError),
+        (status = 503, response = crate::openapi::ApiError),
+    )
+)]
 async fn profile(
     State(app): State<AppState>,
     Path(username): Path<String>,
@@ -97,6 +111,20 @@ async fn board(app: &AppState, pool: Pool) -> Result<Value, AppError> {
     Ok(json!({ "pool": pool, "players": players }))
 }
 
+/// One pool's leaderboard: players with 10 rated games at least and a
+/// rating known well enough, 100 at most.
+#[utoipa::path(
+    get,
+    path = "/api/leaderboard/{pool}",
+    operation_id = "leaderboard",
+    tag = "players",
+    params(("pool" = Pool, Path, description = "`yote`, `nsolo8` (Nsolo on 4×8) or `nsolo` (larger boards)")),
+    responses(
+        (status = 200, description = "The leaderboard", body = crate::openapi::shapes::Leaderboard),
+        (status = 404, response = crate::openapi::ApiError),
+        (status = 503, response = crate::openapi::ApiError),
+    )
+)]
 async fn leaderboard(
     State(app): State<AppState>,
     Path(pool): Path<String>,
@@ -105,6 +133,17 @@ async fn leaderboard(
     Ok(Json(board(&app, pool).await?))
 }
 
+/// Every pool's leaderboard.
+#[utoipa::path(
+    get,
+    path = "/api/leaderboard",
+    operation_id = "leaderboards",
+    tag = "players",
+    responses(
+        (status = 200, description = "The leaderboards", body = crate::openapi::shapes::Leaderboards),
+        (status = 503, response = crate::openapi::ApiError),
+    )
+)]
 async fn leaderboards(State(app): State<AppState>) -> Result<Json<Value>, AppError> {
     let mut all = serde_json::Map::new();
     for pool in Pool::ALL {

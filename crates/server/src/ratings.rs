@@ -14,7 +14,19 @@ use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2};
 use crate::domain::{GameKind, UnknownWord};
 
 /// Where a rating counts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    utoipa::ToSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Pool {
     Yote,
@@ -65,7 +77,7 @@ impl FromStr for Pool {
 }
 
 /// A player's standing in one pool.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct Rating {
     pub rating: f64,
     pub deviation: f64,

@@ -20,6 +20,15 @@ pub fn resident_bytes() -> Option<u64> {
     Some(kib * 1024)
 }
 
+/// What the server holds now: games in memory, live connections, queued
+/// searches, resident memory.
+#[utoipa::path(
+    get,
+    path = "/api/status",
+    operation_id = "status",
+    tag = "status",
+    responses((status = 200, description = "The server's load", body = crate::openapi::shapes::ServerStatus))
+)]
 async fn status(State(app): State<AppState>) -> Json<Value> {
     let (quick, deep) = app.games.thinker().queued();
     Json(json!({

@@ -37,30 +37,48 @@ pub fn router() -> Router<AppState> {
     )
 }
 
-#[derive(Debug, Deserialize)]
+/// A game finished offline.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({
+    "client_id": "Lexample", "game": "yote", "moves": ["c3", "c4"], "opponent": "local",
+    "ended": {"winner": "black", "reason": "resignation"}
+}))]
 pub struct Upload {
     /// The browser's id for the game (`L` and letters).
+    #[schema(min_length = 1, max_length = 64)]
     client_id: String,
+    #[schema(value_type = GameKind)]
     game: String,
+    /// Nsolo: pits a row, 8 to 36 (default 8).
     #[serde(default)]
+    #[schema(minimum = 8, maximum = 36)]
     size: Option<u8>,
+    /// Every move from the standard start.
     moves: Vec<String>,
     /// `machine` or `local` (two people on one screen).
+    #[schema(value_type = crate::openapi::shapes::OfflineOpponent)]
     opponent: String,
+    /// Against the machine: its level.
     #[serde(default)]
+    #[schema(value_type = Option<crate::openapi::shapes::LevelName>)]
     level: Option<String>,
     /// The person's side against the machine.
     #[serde(default)]
+    #[schema(value_type = Option<Side>)]
     human: Option<String>,
+    /// An end the moves do not show.
     #[serde(default)]
     ended: Option<UploadEnd>,
 }
 
-#[derive(Debug, Deserialize)]
+/// A resignation (with the winner) or an agreed draw (without).
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UploadEnd {
+    #[schema(value_type = Option<Side>)]
     winner: Option<String>,
+    #[schema(value_type = crate::openapi::shapes::PeopleEnd)]
     reason: String,
 }
 
@@ -153,6 +171,26 @@ fn game_of(u: &Upload, max_plies: usize, account: Option<i64>) -> Result<Game, A
     Ok(Game::replay(row, &moves, Vec::new()))
 }
 
+/// Stores a game finished offline as a record; the same game sent twice
+/// is stored once.
+#[utoipa::path(
+    post,
+    path = "/api/records",
+    operation_id = "uploadRecord",
+    tag = "records",
+    request_body = Upload,
+    security((), ("bearer" = []), ("session" = [])),
+    responses(
+        (status = 201, description = "Stored", body = crate::openapi::shapes::Uploaded),
+        (status = 200, description = "Sent before: stored already", body = crate::openapi::shapes::Uploaded),
+        (status = 400, response = crate::openapi::ApiError),
+        (status = 401, response = crate::openapi::ApiError),
+        (status = 403, response = crate::openapi::ApiError),
+        (status = 413, response = crate::openapi::ApiError),
+        (status = 429, response = crate::openapi::ApiError),
+        (status = 503, response = crate::openapi::ApiError),
+    )
+)]
 async fn upload(
     State(app): State<AppState>,
     ip: ClientIp,

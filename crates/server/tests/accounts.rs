@@ -252,7 +252,10 @@ async fn a_new_password_ends_the_other_sessions() {
     assert_eq!(b.log_in("awa", "battery staple").await.0, StatusCode::OK);
 }
 
-on_both!(deleting_an_account_keeps_its_games_under_another_name, deletion);
+on_both!(
+    deleting_an_account_keeps_its_games_under_another_name,
+    deletion
+);
 
 async fn deletion(app: axum::Router) {
     let mut awa = Client::new(&app);

@@ -137,6 +137,41 @@ async fn bad_creations_are_refused() {
     assert_eq!((status, code(&v)), (StatusCode::NOT_FOUND, "not_found"));
 }
 
+/// Found by schemathesis (`crates/cli/tests/schemathesis.rs`): a query
+/// or a path axum's extractors refuse was answered in plain text, not in
+/// the API's error format.
+#[tokio::test]
+async fn malformed_queries_and_paths_are_refused_in_the_error_format() {
+    let app = app(state_with(None).await);
+    let (_, seat, v) = create(&app, json!({"game": "yote", "opponent": "local"})).await;
+    let id = v["id"].as_str().unwrap();
+    for uri in [
+        format!("/api/games/{id}/hint?level=confirme&level=expert"),
+        "/api/games/%FF".to_owned(),
+        "/api/games/%FF/replay".to_owned(),
+        "/api/users/%C3%28".to_owned(),
+        "/api/leaderboard/%FF".to_owned(),
+    ] {
+        let (status, v) = call(&app, "GET", &uri, Some(&seat), None).await;
+        assert_eq!(
+            (status, code(&v)),
+            (StatusCode::BAD_REQUEST, "bad_request"),
+            "{uri}: {v}"
+        );
+        assert!(
+            v["error"]["message"]
+                .as_str()
+                .is_some_and(|m| !m.is_empty())
+        );
+    }
+    let (status, v) = call(&app, "POST", "/api/bot/game/%FF/move/c3", None, None).await;
+    assert_eq!(
+        (status, code(&v)),
+        (StatusCode::BAD_REQUEST, "bad_request"),
+        "{v}"
+    );
+}
+
 #[tokio::test]
 async fn refused_moves_change_nothing() {
     let app = app(state_with(None).await);

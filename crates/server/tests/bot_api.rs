@@ -133,6 +133,20 @@ async fn challenges_events_and_a_game_through_the_streams() {
         bot.call("POST", "/api/bot/account/upgrade", None).await.0,
         200
     );
+    // A browser asks for compression: a stream must still go out line by line.
+    let res = reqwest::Client::new()
+        .get(format!("{base}/api/stream/event"))
+        .bearer_auth(&bot.token)
+        .header("accept-encoding", "gzip, br")
+        .send()
+        .await
+        .unwrap();
+    assert!(
+        res.headers().get("content-encoding").is_none(),
+        "{:?}",
+        res.headers()
+    );
+    drop(res);
     let mut events = bot.stream("/api/stream/event").await;
     let mut awa_events = awa.stream("/api/stream/event").await;
 
@@ -207,6 +221,7 @@ async fn challenges_events_and_a_game_through_the_streams() {
         .await;
     assert_eq!(status, 200, "{v}");
     let game = v["game_id"].as_str().unwrap().to_owned();
+    assert_eq!(game, id, "the game takes the challenge's id, as on lichess");
     let start = events.next().await.unwrap();
     assert_eq!(start["type"], "gameStart");
     assert_eq!(start["game"]["id"], game.as_str());
@@ -288,6 +303,34 @@ async fn challenges_events_and_a_game_through_the_streams() {
     assert_eq!(status, 200, "{capture}: {v}");
     let after = stream.next().await.unwrap();
     assert_eq!(after["ply"], 3);
+
+    // Draws, as lichess's bots answer them: yes offers or accepts, no declines.
+    let (status, _) = bot
+        .call("POST", &format!("/api/bot/game/{game}/draw/yes"), None)
+        .await;
+    assert_eq!(status, 200);
+    let offered = stream.next().await.unwrap();
+    assert_eq!(offered["draw_offer"], "red", "{offered}");
+    let (status, v) = bot
+        .call("POST", &format!("/api/bot/game/{game}/draw/maybe"), None)
+        .await;
+    assert_eq!(status, 400, "{v}");
+    let (status, v) = awa
+        .call(
+            "POST",
+            &format!("/api/games/{game}/draw"),
+            Some(json!({"action": "decline"})),
+        )
+        .await;
+    assert_eq!(status, 200, "{v}");
+    stream.next().await.unwrap();
+    let (status, v) = bot
+        .call("POST", &format!("/api/bot/game/{game}/draw/no"), None)
+        .await;
+    assert_eq!(
+        (status, v["error"]["code"].as_str()),
+        (409, Some("no_draw_offer"))
+    );
 
     assert_eq!(
         bot.call("POST", &format!("/api/bot/game/{game}/resign"), None)

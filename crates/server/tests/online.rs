@@ -142,6 +142,31 @@ async fn two_player_game(addr: &str) -> (String, String, String) {
     )
 }
 
+/// Found by schemathesis (`crates/cli/tests/schemathesis.rs`): a plain
+/// GET of the live socket's address (no WebSocket upgrade) was refused in
+/// plain text, not in the API's error format.
+#[tokio::test]
+async fn a_plain_get_of_the_socket_is_refused_in_the_error_format() {
+    let addr = server().await;
+    let (status, v) = post(&addr, "/api/games", json!({"game": "yote"}), None).await;
+    assert_eq!(status, 201, "{v}");
+    let id = v["id"].as_str().unwrap();
+    for path in [
+        format!("/api/games/{id}/ws"),
+        "/api/games/nope/ws".to_owned(),
+    ] {
+        let res = reqwest::get(format!("http://{addr}{path}")).await.unwrap();
+        assert_eq!(res.status().as_u16(), 400, "{path}");
+        assert_eq!(
+            res.headers()["content-type"].to_str().unwrap(),
+            "application/json",
+            "{path}"
+        );
+        let v: Value = res.json().await.unwrap();
+        assert_eq!(v["error"]["code"], "bad_request", "{path}: {v}");
+    }
+}
+
 #[tokio::test]
 async fn two_players_and_a_spectator() {
     let addr = server().await;

@@ -431,6 +431,16 @@ async fn every_page_carries_the_site_tags_and_icons() {
         "/lobby",
         "/parties",
         "/games",
+        "/connexion",
+        "/login",
+        "/inscription",
+        "/signup",
+        "/compte",
+        "/account",
+        "/classement",
+        "/leaderboard",
+        "/joueur/Awa",
+        "/player/Awa",
     ] {
         let (status, headers, html) = get(&app, path, &[("host", HOST)]).await;
         assert_eq!(status, StatusCode::OK, "{path}");
@@ -506,4 +516,87 @@ async fn unknown_games_have_no_page_and_no_preview() {
     assert_eq!(status, StatusCode::NOT_FOUND);
     let v: Value = serde_json::from_str(&body).unwrap();
     assert_eq!(v["error"]["code"], "not_found");
+}
+
+#[tokio::test]
+async fn the_account_pages_have_a_french_and_an_english_path() {
+    let app = router().await;
+    for (paths, script) in [
+        (["/connexion", "/login"], "auth.js"),
+        (["/inscription", "/signup"], "auth.js"),
+        (["/compte", "/account"], "account.js"),
+        (["/classement", "/leaderboard"], "leaderboard.js"),
+    ] {
+        let mut pages = Vec::new();
+        for path in paths {
+            let (status, headers, html) = get(&app, path, &[]).await;
+            assert_eq!(status, StatusCode::OK, "{path}");
+            assert!(
+                headers[header::CONTENT_TYPE]
+                    .to_str()
+                    .unwrap()
+                    .starts_with("text/html"),
+                "{path}"
+            );
+            assert!(
+                html.contains(&format!(r#"src="/assets/js/{script}""#)),
+                "{path}"
+            );
+            assert!(
+                html.contains(r#"src="/assets/js/account-menu.js""#),
+                "{path}"
+            );
+            pages.push(html);
+        }
+        assert_eq!(pages[0], pages[1], "{paths:?} serve the same page");
+    }
+}
+
+#[tokio::test]
+async fn a_profile_page_is_served_for_any_name_and_says_itself_who_is_missing() {
+    let app = router().await;
+    // The page asks /api/users/{name}: a name nobody has still gets the
+    // page, which says « Joueur introuvable » once the API answers 404.
+    for path in [
+        "/joueur/Awa",
+        "/player/Awa",
+        "/joueur/personne",
+        "/joueur/Kofi_7",
+        "/joueur/%C3%A9t%C3%A9",
+    ] {
+        let (status, _, html) = get(&app, path, &[]).await;
+        assert_eq!(status, StatusCode::OK, "{path}");
+        assert!(html.contains(r#"src="/assets/js/player.js""#), "{path}");
+        assert!(html.contains("Joueur introuvable"), "{path}");
+    }
+    let (status, _, body) = get(&app, "/api/users/personne", &[]).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let v: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v["error"]["code"], "not_found");
+    // No name, no profile.
+    let (status, _, body) = get(&app, "/joueur/", &[]).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(body.contains("Page introuvable"));
+}
+
+#[tokio::test]
+async fn every_page_links_the_leaderboard_and_the_account_menu() {
+    let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../web"));
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "html") {
+            continue;
+        }
+        let html = std::fs::read_to_string(&path).unwrap();
+        let name = path.display();
+        assert!(
+            html.contains(r#"<a href="/classement""#),
+            "{name}: no « Classement » in the nav"
+        );
+        assert!(
+            html.contains(r#"src="/assets/js/account-menu.js""#),
+            "{name}: no account menu"
+        );
+        assert!(html.contains(r#"<div class="tools">"#), "{name}");
+    }
 }

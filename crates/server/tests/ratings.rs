@@ -131,7 +131,10 @@ async fn play_out(red: &mut Client, black: &mut Client, id: &str) -> Value {
     panic!("the game did not end");
 }
 
-on_both!(a_rated_game_played_to_the_end_moves_both_ratings, rated_game_to_the_end);
+on_both!(
+    a_rated_game_played_to_the_end_moves_both_ratings,
+    rated_game_to_the_end
+);
 
 async fn rated_game_to_the_end(app: axum::Router) {
     let mut awa = Client::new(&app);
@@ -329,7 +332,10 @@ async fn a_rated_seek_shows_its_rating_and_keeps_to_its_range() {
     assert_eq!((status, code(&v)), (StatusCode::BAD_REQUEST, "bad_request"));
 }
 
-on_both!(the_leaderboard_lists_players_whose_rating_is_known, leaderboard);
+on_both!(
+    the_leaderboard_lists_players_whose_rating_is_known,
+    leaderboard
+);
 
 async fn leaderboard(app: axum::Router) {
     let mut awa = Client::new(&app);
@@ -368,6 +374,18 @@ async fn leaderboard(app: axum::Router) {
         listed_after.is_some(),
         "listed once the deviation fell under 110"
     );
+    // Games end within one second here: the history keeps their order.
+    let (_, profile) = awa.get("/api/users/awa").await;
+    let points = profile["history"]["yote"].as_array().unwrap();
+    assert_eq!(points.len(), 16);
+    for pair in points.windows(2) {
+        let (before, after) = (&pair[0], &pair[1]);
+        let chained = before["rating"].as_f64().unwrap() + after["diff"].as_f64().unwrap();
+        assert!(
+            close(chained, after["rating"].as_f64().unwrap(), 1e-6),
+            "{before} {after}"
+        );
+    }
     let (status, _) = awa.get("/api/leaderboard/chess").await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     let (_, all) = awa.get("/api/leaderboard").await;

@@ -58,3 +58,13 @@ test('a refused tap names the reason: the server\'s, the turn, or the owner', ()
 test('Nsolo stone counts come from each side\'s two rows', () => {
   assert.deepEqual(P.stonesOf({ A: [2, 0], B: [1, 1], C: [3, 3], D: [0, 0] }), { south: 4, north: 6 });
 });
+
+test('no rematch against a bot: it joins only the games it is challenged to', () => {
+  const teams = (bot) => ({ red: [{ name: 'Ama', account: true, bot: false }], black: [{ name: 'robot', account: true, bot }] });
+  const done = { opponent: 'online', status: 'finished', result: { winner: 'black', reason: 'resignation' } };
+  assert.equal(P.rematchable(yote({ ...done, teams: teams(false) })), true);
+  assert.equal(P.vsBot(yote({ ...done, teams: teams(true) })), true);
+  assert.equal(P.rematchable(yote({ ...done, teams: teams(true) })), false);
+  assert.equal(P.rematchable(yote({ ...done, teams: teams(false), result: { winner: null, reason: 'aborted' } })), false);
+  assert.equal(P.rematchable(yote({ ...done, opponent: 'machine' })), false);
+});

@@ -58,6 +58,27 @@ export const uploadRecord = (body) => call('POST', '/api/records', { body });
 export const exportUrl = (id) => `${game(id)}/export`;
 export const socketUrl = (id) => `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${game(id)}/ws`;
 
+// Accounts (the session cookie does the rest), players and leaderboards.
+export const signup = (username, password) => call('POST', '/api/account/signup', { body: { username, password } });
+export const login = (username, password) => call('POST', '/api/account/login', { body: { username, password } });
+export const logout = () => call('POST', '/api/account/logout');
+export const account = () => call('GET', '/api/account');
+export const accountGames = () => call('GET', '/api/account/games');
+export const changePassword = (password, newPassword) => call('POST', '/api/account/password', { body: { password, new_password: newPassword } });
+export const deleteAccount = (password) => call('DELETE', '/api/account', { body: { password } });
+export const tokens = () => call('GET', '/api/account/tokens');
+export const createToken = (description) => call('POST', '/api/account/tokens', { body: { description, scopes: ['bot:play'] } });
+export const revokeToken = (id) => call('DELETE', `/api/account/tokens/${encodeURIComponent(id)}`);
+export const user = (name) => call('GET', `/api/users/${encodeURIComponent(name)}`);
+export const leaderboards = () => call('GET', '/api/leaderboard');
+export const exportAccountUrl = '/api/account/export';
+
+// Challenges (docs/bot-api.md): people challenge bots from their profiles.
+const challengeOf = (id) => `/api/challenge/${encodeURIComponent(id)}`;
+export const challenge = (username, body) => call('POST', challengeOf(username), { body });
+export const showChallenge = (id) => call('GET', `${challengeOf(id)}/show`);
+export const cancelChallenge = (id) => call('POST', `${challengeOf(id)}/cancel`);
+
 const SEAT = 'palabre.seat.';
 
 // `more` may add what the page needs to know who it is in an online game:
@@ -130,13 +151,15 @@ export function cleanName(v) {
 }
 
 // Joins an online game and remembers the seat (and which member it is).
-export async function join(id, name, side) {
+// Signed in (`guest` false), `name` is the account's username, which the
+// server uses anyway; it is not kept as the guest name.
+export async function join(id, name, side, guest = true) {
   const body = { name };
   if (side) body.side = side;
   const r = await joinGame(id, body);
   const team = (r.state && r.state.teams && r.state.teams[r.side]) || [];
   const index = team.map((m) => m.name).lastIndexOf(name);
   saveSeat(id, r.seat, r.side, { name, index: index < 0 ? undefined : index });
-  saveName(name);
+  if (guest) saveName(name);
   return r;
 }

@@ -3,7 +3,7 @@
 // replay and the record).
 
 import { t, has } from './i18n.js';
-import { other, vsMachine, online, over, damaged } from './permissions.js';
+import { other, vsMachine, over, damaged, rematchable } from './permissions.js';
 import { sideName } from './panel-bars.js';
 
 const $ = (id) => document.getElementById(id);
@@ -41,7 +41,7 @@ export function renderEnd(s, v) {
   const r = resultWords(s, v);
   end.dataset.result = s.result ? s.result.winner || 'draw' : 'aborted';
   end.dataset.reason = s.result ? s.result.reason : 'aborted';
-  const rematch = online(s) && !!s.result && s.result.reason !== 'aborted';
+  const rematch = rematchable(s);
   $('end-rematch').hidden = !rematch || !v.seat;
   $('end-rematch').disabled = !!v.asked || !v.up;
   $('end-rematch').textContent = t(s.rematch ? 'action.joinRematch' : 'action.rematch');

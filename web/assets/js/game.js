@@ -246,6 +246,11 @@ async function start() {
   } catch (e) {
     return refused(e);
   }
+  try {
+    await transport.claim?.();
+  } catch (e) {
+    return refused(e);
+  }
   links = transport.links();
   ctl = new GameController({
     transport,

@@ -10,7 +10,10 @@ import './settings.js';
 const KEY = 'palabre.lang';
 const LANGS = ['fr', 'en'];
 // Pages with a path in each language: [French, English].
-const PATHS = [['/nouvelle', '/new'], ['/yote/regles', '/yote/rules'], ['/nsolo/regles', '/nsolo/rules'], ['/mes-parties', '/my-games'], ['/salon', '/lobby'], ['/parties', '/games']];
+const PATHS = [['/nouvelle', '/new'], ['/yote/regles', '/yote/rules'], ['/nsolo/regles', '/nsolo/rules'], ['/mes-parties', '/my-games'], ['/salon', '/lobby'], ['/parties', '/games'],
+  ['/connexion', '/login'], ['/inscription', '/signup'], ['/compte', '/account'], ['/classement', '/leaderboard']];
+// Pages under a path in each language, one per player: [French, English].
+const PREFIXES = [['/joueur/', '/player/']];
 let dict = {};
 let lang = 'fr';
 
@@ -39,14 +42,17 @@ function browserLang() {
 function initialLang() {
   // An English path (/new, /yote/rules…) opens in English unless the reader
   // already chose a language.
-  const english = PATHS.some(([, en]) => location.pathname === en);
+  const english = PATHS.some(([, en]) => location.pathname === en) || PREFIXES.some(([, en]) => location.pathname.startsWith(en));
   return storedLang() || (english ? 'en' : browserLang());
 }
 
 // `path` in language `l`, if the page has a path in each language.
-function localPath(path, l) {
+export function localPath(path, l = lang) {
+  const i = l === 'en' ? 1 : 0;
   const pair = PATHS.find((p) => p.includes(path));
-  return pair ? pair[l === 'en' ? 1 : 0] : path;
+  if (pair) return pair[i];
+  const pre = PREFIXES.find((p) => p.some((x) => path.startsWith(x)));
+  return pre ? pre[i] + path.slice(pre.find((x) => path.startsWith(x)).length) : path;
 }
 
 function localizeLinks(l) {

@@ -1,12 +1,14 @@
 // Join page (/partie/<id>/rejoindre): what the game is, who waits, the free
 // places; a name and one button per side with a free place (a single
 // « Rejoindre » when only one side has room). A full or started game can
-// only be watched.
+// only be watched. Signed in, one joins under one's username; a rated
+// game asks a guest to sign in first.
 
 import { initI18n, t, has } from './i18n.js';
 import * as api from './api.js';
 import { errorText } from './errors.js';
 import { SIDES, gameLabel, tcLine, names, el } from './online.js';
+import { signedIn, loginPath } from './account-menu.js';
 
 const $ = (id) => document.getElementById(id);
 const parts = location.pathname.replace(/\/+$/, '').split('/');
@@ -16,6 +18,7 @@ const gamePath = `/partie/${encodeURIComponent(id)}`;
 let state = null;
 let joining = false;
 let failure = null; // an error code that closes the page (not_found…)
+let me = null; // the signed-in account, once known
 
 function free(s, side) {
   return Math.max(0, (s.team_size || 1) - ((s.teams && s.teams[side]) || []).length);
@@ -36,13 +39,14 @@ function render() {
   if (!s) return;
   const sides = SIDES[s.game];
   const open = sides.filter((side) => free(s, side) > 0);
-  const mine = api.loadSeat(id);
+  const mine = api.loadSeat(id) || (me && sides.some((side) => (s.teams?.[side] || []).some((m) => m.account && m.name === me.username)));
 
   $('summary').hidden = false;
   document.title = `${t('join.title')}`;
   $('join-game').textContent = gameLabel(s);
   const bits = [tcLine(s.time_control)];
   if (s.game === 'nsolo') bits.push(t('join.teamSize', { n: s.team_size || 1 }));
+  if (s.rated) bits.push(t('rated.game'));
   $('join-tc').textContent = bits.join(' · ');
   const waiting = sides.flatMap((side) => (s.teams && s.teams[side]) || []).map((m) => m.name);
   $('join-who').textContent = waiting.length ? t('join.waits', { names: waiting.join(', '), n: waiting.length }) : '';
@@ -63,12 +67,19 @@ function render() {
   if (s.opponent !== 'online') closed = t('join.notOnline');
   else if (mine) closed = t('join.haveSeat');
   else if (s.status === 'damaged') closed = t('error.damaged');
+  else if (playable && s.rated && !me) closed = t('lobby.signInRated');
   else if (!playable) closed = s.status === 'finished' || s.result ? t('error.game_over') : s.ply > 0 || s.status === 'playing' ? t('error.already_started') : t('error.game_full');
   $('closed').hidden = !closed;
   $('closed-text').textContent = closed;
   $('watch').textContent = t(mine ? 'join.goToGame' : 'join.watch');
+  $('sign-in').hidden = !(playable && s.rated && !me && !mine);
+  $('sign-in').href = loginPath();
+  $('watch').classList.toggle('primary', $('sign-in').hidden);
   $('join-form').hidden = !!closed;
   if (closed) return;
+  for (const e of [$('name'), $('name-hint')]) e.hidden = !!me;
+  $('as-account').hidden = !me;
+  if (me) $('as-account').textContent = t('new.asAccount', { name: me.username });
 
   const box = $('join-buttons');
   box.textContent = '';
@@ -100,7 +111,7 @@ async function load() {
 async function join(side) {
   $('error').hidden = true;
   $('name').removeAttribute('aria-invalid');
-  const name = api.cleanName($('name').value);
+  const name = me ? me.username : api.cleanName($('name').value);
   if (!name) {
     $('error').textContent = t('new.nameRequired');
     $('error').hidden = false;
@@ -111,7 +122,7 @@ async function join(side) {
   joining = true;
   render();
   try {
-    await api.join(id, name, side || undefined);
+    await api.join(id, name, side || undefined, !me);
     location.assign(gamePath);
   } catch (e) {
     joining = false;
@@ -130,7 +141,10 @@ $('join-form').addEventListener('submit', (e) => {
 document.addEventListener('langchange', render);
 
 $('name').value = api.loadName();
-initI18n().then(load);
+initI18n().then(signedIn).then((a) => {
+  me = a;
+  return load();
+});
 setInterval(() => {
   if (!document.hidden && !joining && !failure) load();
 }, 5000);

@@ -1,15 +1,18 @@
 // New game: choose the game, the opponent, the level, the side and (Nsolo)
 // the board size; online, also the name, the time control and (Nsolo) the
-// players per side. Create the game and go to it.
+// players per side; signed in, one player a side, a rated game with an
+// optional range of opponents' ratings. Create the game and go to it.
 
 import { initI18n, t, has } from './i18n.js';
 import { createGame, saveSeat, loadName, saveName, cleanName } from './api.js';
 import { errorText } from './errors.js';
+import { signedIn, loginPath } from './account-menu.js';
 
 const form = document.getElementById('new-form');
 const $ = (id) => document.getElementById(id);
 const SIDES = { yote: ['red', 'black'], nsolo: ['south', 'north'] };
 const LEVELS = ['debutant', 'intermediaire', 'confirme', 'expert'];
+let me = null; // the signed-in account, once known
 
 function value(name) {
   return form.querySelector(`input[name="${name}"]:checked`)?.value;
@@ -25,7 +28,25 @@ function update() {
   $('size-set').hidden = game !== 'nsolo';
   $('name-set').hidden = !online;
   $('tc-set').hidden = !online;
-  $('team-set').hidden = !online || game !== 'nsolo';
+  // A rated game is one player a side: no team size to choose.
+  const ratable = online && (game === 'yote' || value('team') === '1' || $('rated').checked);
+  const rated = ratable && !!me && $('rated').checked;
+  $('team-set').hidden = !online || game !== 'nsolo' || rated;
+  $('rated-set').hidden = !ratable;
+  $('rated-guest').hidden = !!me;
+  $('rated-box').hidden = !me;
+  $('range-set').hidden = !rated;
+  $('rated-login').href = loginPath();
+  // Signed in, one plays under one's username.
+  $('name').hidden = !!me;
+  $('name-hint').hidden = !!me;
+  $('as-account').hidden = !me;
+  if (me) {
+    $('as-account').textContent = t('new.asAccount', { name: me.username });
+    const pool = game === 'yote' ? 'yote' : +$('size').value === 8 ? 'nsolo8' : 'nsolo';
+    const r = me.ratings && me.ratings[pool];
+    $('my-rating').textContent = r ? t('new.myRating', { rating: Math.round(r.rating) }) : '';
+  }
   $('offline-set').hidden = online;
   const [a, b] = SIDES[game];
   $('side-first').dataset.i18n = `side.${a}`;
@@ -85,13 +106,26 @@ form.addEventListener('submit', async (e) => {
   $('error').hidden = true;
   $('name').removeAttribute('aria-invalid');
   let name = null;
+  for (const f of [$('rating-min'), $('rating-max')]) f.removeAttribute('aria-invalid');
   if (opponent === 'online') {
-    name = cleanName($('name').value);
+    name = me ? me.username : cleanName($('name').value);
     if (!name) return fail(t('new.nameRequired'), $('name'));
-    saveName(name);
+    if (!me) saveName(name);
     body.name = name;
     body.time_control = value('tc');
-    if (game === 'nsolo') body.team_size = +value('team');
+    const rated = !!me && !$('rated-set').hidden && $('rated').checked;
+    if (game === 'nsolo') body.team_size = rated ? 1 : +value('team');
+    if (rated) {
+      body.rated = true;
+      const bound = (f) => (f.value.trim() === '' ? null : Math.round(+f.value));
+      const [lo, hi] = [bound($('rating-min')), bound($('rating-max'))];
+      for (const [v, f] of [[lo, $('rating-min')], [hi, $('rating-max')]]) {
+        if (v !== null && !(v >= 0 && v <= 4000)) return fail(t('new.rangeBad'), f);
+      }
+      if (lo !== null && hi !== null && lo > hi) return fail(t('new.rangeBad'), $('rating-min'));
+      if (lo !== null) body.rating_min = lo;
+      if (hi !== null) body.rating_max = hi;
+    }
   }
   const btn = $('start');
   btn.disabled = true;
@@ -128,4 +162,8 @@ document.addEventListener('langchange', update);
 
 preset();
 initI18n().then(update);
+signedIn().then((a) => {
+  me = a;
+  update();
+});
 update();

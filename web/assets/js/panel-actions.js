@@ -5,7 +5,7 @@
 
 import { t } from './i18n.js';
 import { gameLabel } from './online.js';
-import { vsMachine, online, over, damaged, inPlay, sidesOf } from './permissions.js';
+import { vsMachine, online, over, damaged, inPlay, sidesOf, rematchable } from './permissions.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -39,14 +39,14 @@ function renderOnlineActions(s, v) {
   const busy = !!v.asked || !v.up;
   const mine = v.canPlay && !v.replaying;
   $('act-hint').hidden = true;
-  // Online, a take-back is a request the other side answers.
-  $('act-takeback').hidden = !playing || !v.mySide || !s.moves.length;
+  // Online, a take-back is a request the other side answers; never in a rated game.
+  $('act-takeback').hidden = !playing || !v.mySide || !s.moves.length || !!s.rated;
   $('act-takeback').disabled = busy || !!s.takeback_offer;
   $('act-takeback').textContent = t('action.takebackAsk');
   $('act-draw').hidden = !playing;
   $('act-resign').hidden = !playing;
   $('act-abort').hidden = !v.seat || over(s) || damaged(s) || s.ply > 0;
-  $('act-rematch').hidden = !v.seat || !over(s) || !s.result || s.result.reason === 'aborted';
+  $('act-rematch').hidden = !v.seat || !over(s) || !rematchable(s);
   $('move-form').hidden = !playing;
   $('act-draw').disabled = busy || !!s.draw_offer;
   $('act-resign').disabled = busy;

@@ -2,7 +2,7 @@
 // its players (online: the team, who is present, whose hand is next), the
 // Nsolo stone count, the clock and « à jouer ».
 
-import { t } from './i18n.js';
+import { t, localPath } from './i18n.js';
 import { clockText } from './online.js';
 import { vsMachine, online, over, inPlay } from './permissions.js';
 
@@ -10,6 +10,25 @@ const $ = (id) => document.getElementById(id);
 
 export function sideName(side) {
   return t(`side.${side}`);
+}
+
+// A member's name: a link to the profile when it is an account's.
+export function memberName(m, cls) {
+  const name = document.createElement(m.account ? 'a' : 'span');
+  if (cls) name.className = cls;
+  if (m.account) name.href = localPath(`/joueur/${encodeURIComponent(m.name)}`);
+  name.textContent = m.name;
+  return name;
+}
+
+// « BOT » after a member who is a program playing under an account, else nothing.
+export function botBadge(m) {
+  if (!m.bot) return '';
+  const b = document.createElement('span');
+  b.className = 'bot-badge';
+  b.title = t('player.botTitle');
+  b.textContent = 'BOT';
+  return b;
 }
 
 // A member's presence dot, online.
@@ -67,10 +86,7 @@ function members(s, v, side) {
     }
     const me = side === v.mySide && i === v.myIndex;
     if (me) chip.classList.add('me');
-    const name = document.createElement('span');
-    name.className = 'member-name';
-    name.textContent = m.name;
-    chip.append(presence(m), name);
+    chip.append(presence(m), memberName(m, 'member-name'), botBadge(m));
     if (me) {
       const y = document.createElement('span');
       y.className = 'you';

@@ -17,7 +17,10 @@ export function renderHeader(s, v) {
   if (online(s)) who = [t('game.online'), tcLabel(s.time_control)].filter(Boolean).join(', ');
   else who = vsMachine(s) ? t('game.vsMachine', { level: t(`level.${s.level}`) }) : t('game.local');
   if (s.local) who += ` · ${t('game.offline')}`;
+  if (s.rated) who += ` · ${t('rated.mark')}`;
   $('game-name').textContent = `${name} · ${who}`;
+  // A rated game: no hint, no take-back, and the result counts.
+  $('rated-line').hidden = !s.rated;
   // A player waiting in another tab sees when the hand comes back to them.
   document.title = `${online(s) && v.canPlay ? '● ' : ''}${name} · Palabre`;
 }

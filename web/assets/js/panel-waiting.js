@@ -3,7 +3,7 @@
 
 import { t } from './i18n.js';
 import { online, over, sidesOf } from './permissions.js';
-import { presence, sideName } from './panel-bars.js';
+import { presence, sideName, memberName, botBadge } from './panel-bars.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -38,7 +38,7 @@ export function renderWaiting(s, v) {
       const li = document.createElement('li');
       const m = team[i];
       if (m) {
-        li.append(presence(m), m.name);
+        li.append(presence(m), memberName(m), botBadge(m));
         if (side === v.mySide && i === v.myIndex) li.append(` (${t('player.you')})`);
       } else {
         li.className = 'free';

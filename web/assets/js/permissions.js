@@ -35,6 +35,17 @@ export function damaged(s) {
   return s.status === 'damaged';
 }
 
+// Online, a program plays for one of the sides (a bot account).
+export function vsBot(s) {
+  return online(s) && Object.values(s.teams || {}).some((team) => team.some((m) => m.bot));
+}
+
+// An online game over with a result may be played again, sides swapped;
+// not against a bot, which joins only the games it is challenged to.
+export function rematchable(s) {
+  return online(s) && !!s.result && s.result.reason !== 'aborted' && !vsBot(s);
+}
+
 // Moves can still be made (by someone): started, not over, not damaged.
 export function inPlay(s) {
   return s.status === 'playing' && !over(s);

@@ -51,6 +51,9 @@
  * @property {'server' | 'local'} kind
  * @property {string} id
  * @property {() => Seat | null} me
+ * @property {() => Promise<void>} [claim]  server: without a seat in this browser, finds the
+ *   signed-in account's own place in the game (then `me()` has `account: true` and requests
+ *   go with the session instead of a seat); called once, before the controller is made
  * @property {() => Promise<object>} read  the whole state, now
  * @property {(handlers: Handlers) => void} connect  start following the game (once, after the first read)
  * @property {(seat: string, move: string, ply: number) => Promise<object>} play  not online: the move, at the ply on screen

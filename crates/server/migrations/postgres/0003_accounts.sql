@@ -45,6 +45,8 @@ CREATE TABLE rating_history (
     rating      DOUBLE PRECISION NOT NULL,
     deviation   DOUBLE PRECISION NOT NULL,
     diff        DOUBLE PRECISION NOT NULL,
+    -- The pool's games after this one: the order of play within a second.
+    games       BIGINT NOT NULL,
     PRIMARY KEY (account_id, game_id)
 );
 

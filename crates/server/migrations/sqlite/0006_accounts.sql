@@ -45,6 +45,8 @@ CREATE TABLE rating_history (
     rating      REAL NOT NULL,
     deviation   REAL NOT NULL,
     diff        REAL NOT NULL,
+    -- The pool's games after this one: the order of play within a second.
+    games       INTEGER NOT NULL,
     PRIMARY KEY (account_id, game_id)
 );
 

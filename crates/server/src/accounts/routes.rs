@@ -2,7 +2,7 @@
 //! password, delete the account, export one's data, list one's games, and
 //! personal API tokens.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::{delete, get, post};
 use axum::{Json, Router};
@@ -14,7 +14,7 @@ use super::password::{self, check_strength};
 use super::session::{SignedIn, sign_in, sign_out};
 use super::username;
 use super::viewer::{TOKEN_PREFIX, Viewer};
-use crate::api::Body;
+use crate::api::{Body, Path};
 use crate::error::AppError;
 use crate::game::Command;
 use crate::guards::ClientIp;
@@ -44,13 +44,37 @@ pub fn router() -> Router<AppState> {
         .route("/api/account/tokens/{id}", delete(revoke_token))
 }
 
-#[derive(Debug, Deserialize)]
+/// A username and its password.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"username": "awa_ndiaye", "password": "correct horse"}))]
 pub struct Credentials {
+    /// 2 to 20 characters from `A–Z a–z 0–9 _ -`, unique whatever their case.
+    #[schema(pattern = "^[A-Za-z0-9_-]{2,20}$")]
     username: String,
+    /// At least 8 characters, at most 256 bytes.
+    #[schema(min_length = 8, max_length = 256)]
     password: String,
 }
 
+/// Creates an account and signs it in (the session cookie).
+#[utoipa::path(
+    post,
+    path = "/api/account/signup",
+    operation_id = "signUp",
+    tag = "accounts",
+    request_body = Credentials,
+    responses(
+        (status = 201, description = "Signed up and in", body = crate::openapi::shapes::AccountName,
+            headers(("Set-Cookie" = String, description = "`palabre_session`"))),
+        (status = 400, response = crate::openapi::ApiError),
+        (status = 403, response = crate::openapi::ApiError),
+        (status = 409, response = crate::openapi::ApiError),
+        (status = 413, response = crate::openapi::ApiError),
+        (status = 429, response = crate::openapi::ApiError),
+        (status = 503, response = crate::openapi::ApiError),
+    )
+)]
 async fn signup(
     State(app): State<AppState>,
     ip: ClientIp,
@@ -70,6 +94,24 @@ async fn signup(
     Ok((StatusCode::CREATED, Json(json!({ "username": name }))))
 }
 
+/// Signs in (the session cookie).
+#[utoipa::path(
+    post,
+    path = "/api/account/login",
+    operation_id = "logIn",
+    tag = "accounts",
+    request_body = Credentials,
+    responses(
+        (status = 200, description = "Signed in", body = crate::openapi::shapes::AccountName,
+            headers(("Set-Cookie" = String, description = "`palabre_session`"))),
+        (status = 400, response = crate::openapi::ApiError),
+        (status = 401, response = crate::openapi::ApiError),
+        (status = 403, response = crate::openapi::ApiError),
+        (status = 413, response = crate::openapi::ApiError),
+        (status = 429, response = crate::openapi::ApiError),
+        (status = 503, response = crate::openapi::ApiError),
+    )
+)]
 async fn login(
     State(app): State<AppState>,
     ip: ClientIp,
@@ -100,11 +142,37 @@ async fn login(
     Ok(Json(json!({ "username": account.username })))
 }
 
+/// Signs out: the session ends and its cookie is cleared.
+#[utoipa::path(
+    post,
+    path = "/api/account/logout",
+    operation_id = "logOut",
+    tag = "accounts",
+    security((), ("session" = [])),
+    responses(
+        (status = 204, description = "Signed out"),
+        (status = 403, response = crate::openapi::ApiError),
+        (status = 503, response = crate::openapi::ApiError),
+    )
+)]
 async fn logout(session: Session) -> Result<StatusCode, AppError> {
     sign_out(&session).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
+/// One's account: its username, whether it is a bot, its ratings.
+#[utoipa::path(
+    get,
+    path = "/api/account",
+    operation_id = "me",
+    tag = "accounts",
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "The account", body = crate::openapi::shapes::Me),
+        (status = 401, response = crate::openapi::ApiError),
+        (status = 503, response = crate::openapi::ApiError),
+    )
+)]
 async fn me(State(app): State<AppState>, viewer: Viewer) -> Result<Json<Value>, AppError> {
     let account = viewer.account()?;
     let ratings = every_pool(&app.store().ratings(account.id).await?);
@@ -115,10 +183,13 @@ async fn me(State(app): State<AppState>, viewer: Viewer) -> Result<Json<Value>, 
     })))
 }
 
-#[derive(Debug, Deserialize)]
+/// The password now and the new one.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewPassword {
     password: String,
+    /// At least 8 characters, at most 256 bytes.
+    #[schema(min_length = 8, max_length = 256)]
     new_password: String,
 }
 
@@ -131,6 +202,23 @@ async fn confirm(app: &AppState, id: i64, password: String) -> Result<(), AppErr
     Ok(())
 }
 
+/// Changes the password: the account's other sessions end.
+#[utoipa::path(
+    post,
+    path = "/api/account/password",
+    operation_id = "changePassword",
+    tag = "accounts",
+    request_body = NewPassword,
+    security(("session" = []), ("bearer" = [])),
+    responses(
+        (status = 204, description = "Changed"),
+        (status = 400, response = crate::openapi::ApiError),
+        (status = 401, response = crate::openapi::ApiError),
+        (status = 403, response = crate::openapi::ApiError),
+        (status = 413, response = crate::openapi::ApiError),
+        (status = 503, response = crate::openapi::ApiError),
+    )
+)]
 async fn change_password(
     State(app): State<AppState>,
     viewer: Viewer,
@@ -157,12 +245,30 @@ async fn change_password(
     Ok(StatusCode::NO_CONTENT)
 }
 
-#[derive(Debug, Deserialize)]
+/// The password, to confirm.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Confirmation {
     password: String,
 }
 
+/// Deletes the account: its games stay, under a name that is no one's.
+#[utoipa::path(
+    delete,
+    path = "/api/account",
+    operation_id = "deleteAccount",
+    tag = "accounts",
+    request_body = Confirmation,
+    security(("session" = []), ("bearer" = [])),
+    responses(
+        (status = 204, description = "Deleted"),
+        (status = 400, response = crate::openapi::ApiError),
+        (status = 401, response = crate::openapi::ApiError),
+        (status = 403, response = crate::openapi::ApiError),
+        (status = 413, response = crate::openapi::ApiError),
+        (status = 503, response = crate::openapi::ApiError),
+    )
+)]
 async fn delete_account(
     State(app): State<AppState>,
     viewer: Viewer,
@@ -189,12 +295,38 @@ async fn delete_account(
     Ok(StatusCode::NO_CONTENT)
 }
 
+/// One's games (100 at most).
+#[utoipa::path(
+    get,
+    path = "/api/account/games",
+    operation_id = "myGames",
+    tag = "accounts",
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "The account's games", body = Vec<crate::openapi::shapes::GameListing>),
+        (status = 401, response = crate::openapi::ApiError),
+        (status = 503, response = crate::openapi::ApiError),
+    )
+)]
 async fn my_games(State(app): State<AppState>, viewer: Viewer) -> Result<Json<Value>, AppError> {
     let account = viewer.account()?;
     let games = app.store().account_games(account.id, GAMES).await?;
     Ok(Json(Value::Array(games.iter().map(listing_json).collect())))
 }
 
+/// Everything the server keeps about one's account.
+#[utoipa::path(
+    get,
+    path = "/api/account/export",
+    operation_id = "exportAccount",
+    tag = "accounts",
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "The account's data", body = crate::openapi::shapes::AccountExport),
+        (status = 401, response = crate::openapi::ApiError),
+        (status = 503, response = crate::openapi::ApiError),
+    )
+)]
 async fn export(State(app): State<AppState>, viewer: Viewer) -> Result<Json<Value>, AppError> {
     let account = viewer.account()?;
     let store = app.store();
@@ -222,13 +354,35 @@ async fn export(State(app): State<AppState>, viewer: Viewer) -> Result<Json<Valu
     })))
 }
 
-#[derive(Debug, Deserialize)]
+/// A personal token to make.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"description": "my bot", "scopes": ["bot:play"]}))]
 pub struct NewToken {
+    /// 1 to 32 visible characters.
+    #[schema(max_length = 32)]
     description: String,
+    #[schema(value_type = Vec<crate::openapi::shapes::Scope>)]
     scopes: Vec<String>,
 }
 
+/// Makes a personal token (20 at most an account); its secret is shown once.
+#[utoipa::path(
+    post,
+    path = "/api/account/tokens",
+    operation_id = "createToken",
+    tag = "accounts",
+    request_body = NewToken,
+    security(("session" = []), ("bearer" = [])),
+    responses(
+        (status = 201, description = "The token, with its secret", body = crate::openapi::shapes::TokenCreated),
+        (status = 400, response = crate::openapi::ApiError),
+        (status = 401, response = crate::openapi::ApiError),
+        (status = 403, response = crate::openapi::ApiError),
+        (status = 413, response = crate::openapi::ApiError),
+        (status = 503, response = crate::openapi::ApiError),
+    )
+)]
 async fn create_token(
     State(app): State<AppState>,
     viewer: Viewer,
@@ -269,11 +423,40 @@ async fn create_token(
     ))
 }
 
+/// One's personal tokens, without their secrets.
+#[utoipa::path(
+    get,
+    path = "/api/account/tokens",
+    operation_id = "listTokens",
+    tag = "accounts",
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "The tokens", body = Vec<crate::store::TokenRow>),
+        (status = 401, response = crate::openapi::ApiError),
+        (status = 503, response = crate::openapi::ApiError),
+    )
+)]
 async fn tokens(State(app): State<AppState>, viewer: Viewer) -> Result<Json<Value>, AppError> {
     let account = viewer.account()?;
     Ok(Json(json!(app.store().tokens(account.id).await?)))
 }
 
+/// Revokes a personal token.
+#[utoipa::path(
+    delete,
+    path = "/api/account/tokens/{id}",
+    operation_id = "revokeToken",
+    tag = "accounts",
+    params(("id" = String, Path, description = "The token's id")),
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 204, description = "Revoked"),
+        (status = 401, response = crate::openapi::ApiError),
+        (status = 403, response = crate::openapi::ApiError),
+        (status = 404, response = crate::openapi::ApiError),
+        (status = 503, response = crate::openapi::ApiError),
+    )
+)]
 async fn revoke_token(
     State(app): State<AppState>,
     viewer: Viewer,

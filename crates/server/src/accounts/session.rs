@@ -136,14 +136,14 @@ fn has_session_cookie(headers: &HeaderMap) -> bool {
         })
 }
 
-/// Whether a browser says the request comes from a page of this site.
+/// Whether a browser says the request comes from a page of this site:
+/// `Sec-Fetch-Site` where the browser sends it (a same-origin write may then
+/// carry `Origin: null`, as the site's `no-referrer` policy asks), else an
+/// `Origin` that is the request's own host.
 fn same_site_request(headers: &HeaderMap) -> bool {
     let text = |name| headers.get(name).and_then(|v| v.to_str().ok());
-    if let Some(site) = text("sec-fetch-site")
-        && site != "same-origin"
-        && site != "none"
-    {
-        return false;
+    if let Some(site) = text("sec-fetch-site") {
+        return site == "same-origin" || site == "none";
     }
     match (text(header::ORIGIN.as_str()), text(header::HOST.as_str())) {
         (None, _) => true,
@@ -197,6 +197,14 @@ mod tests {
             host,
             ("sec-fetch-site", "same-site")
         ])));
+        let null_same = [host, ("origin", "null"), ("sec-fetch-site", "same-origin")];
+        assert!(same_site_request(&headers(&null_same)));
+        let evil = [
+            host,
+            ("origin", "https://evil.example"),
+            ("sec-fetch-site", "cross-site"),
+        ];
+        assert!(!same_site_request(&headers(&evil)));
         assert!(has_session_cookie(&headers(&[(
             "cookie",
             "a=1; palabre_session=xyz"

@@ -2,7 +2,7 @@
 //! (the game starts, and both hear `gameStart`), declines, or the asker
 //! cancels. The game is made like any online game, through its owner.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 use super::events::{game_start, watch_for_finish};
 use crate::accounts::{Account, Viewer};
-use crate::api::{Body, start_fen};
+use crate::api::{Body, Path, start_fen};
 use crate::clock::TimeControl;
 use crate::domain::{GameKind, Opponent, Side};
 use crate::error::AppError;
@@ -30,14 +30,22 @@ pub fn router() -> Router<AppState> {
         .route("/api/challenge/{id}/cancel", post(cancel))
 }
 
-#[derive(Debug, Deserialize)]
+/// A challenge's terms.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"game": "yote", "rated": false, "time_control": "1d", "side": "random"}))]
 pub struct NewChallenge {
+    #[schema(value_type = GameKind)]
     game: String,
+    /// Nsolo: pits a row, 8 to 36 (default 8; ignored for Yoté).
+    #[schema(minimum = 8, maximum = 36)]
     size: Option<u8>,
     rated: Option<bool>,
+    /// Default `none`.
+    #[schema(value_type = Option<crate::openapi::shapes::TimeControlName>)]
     time_control: Option<String>,
     /// The challenger's side, or `random` (the default).
+    #[schema(value_type = Option<crate::openapi::shapes::SideChoice>)]
     side: Option<String>,
 }
 
@@ -73,6 +81,25 @@ pub async fn challenge_json(app: &AppState, c: &ChallengeRow) -> Result<Value, A
     }))
 }
 
+/// Challenges another account to a game.
+#[utoipa::path(
+    post,
+    path = "/api/challenge/{username}",
+    operation_id = "challenge",
+    tag = "bot",
+    params(("username" = String, Path, description = "The account challenged")),
+    request_body = NewChallenge,
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 201, description = "The challenge", body = crate::openapi::shapes::Challenge),
+        (status = 400, response = crate::openapi::ApiError),
+        (status = 401, response = crate::openapi::ApiError),
+        (status = 403, response = crate::openapi::ApiError),
+        (status = 404, response = crate::openapi::ApiError),
+        (status = 413, response = crate::openapi::ApiError),
+        (status = 503, response = crate::openapi::ApiError),
+    )
+)]
 async fn create(
     State(app): State<AppState>,
     viewer: Viewer,
@@ -132,6 +159,21 @@ async fn mine(app: &AppState, me: &Account, id: &str) -> Result<ChallengeRow, Ap
     }
 }
 
+/// A challenge one made or received.
+#[utoipa::path(
+    get,
+    path = "/api/challenge/{id}/show",
+    operation_id = "showChallenge",
+    tag = "bot",
+    params(("id" = String, Path, description = "The challenge's id")),
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "The challenge", body = crate::openapi::shapes::Challenge),
+        (status = 401, response = crate::openapi::ApiError),
+        (status = 404, response = crate::openapi::ApiError),
+        (status = 503, response = crate::openapi::ApiError),
+    )
+)]
 async fn show(
     State(app): State<AppState>,
     viewer: Viewer,
@@ -159,7 +201,8 @@ async fn start_game(app: &AppState, c: &ChallengeRow) -> Result<String, AppError
         .await?
         .ok_or(AppError::NotFound)?;
     let row = GameRow {
-        id: random_token(6),
+        // As on lichess, the game takes the challenge's id.
+        id: c.id.clone(),
         kind: c.kind,
         size,
         start_fen: fen,
@@ -198,6 +241,24 @@ async fn start_game(app: &AppState, c: &ChallengeRow) -> Result<String, AppError
     Ok(id)
 }
 
+/// Accepts a challenge received: the game starts.
+#[utoipa::path(
+    post,
+    path = "/api/challenge/{id}/accept",
+    operation_id = "acceptChallenge",
+    tag = "bot",
+    params(("id" = String, Path, description = "The challenge's id")),
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "The game started", body = crate::openapi::shapes::ChallengeAccepted),
+        (status = 400, response = crate::openapi::ApiError),
+        (status = 401, response = crate::openapi::ApiError),
+        (status = 403, response = crate::openapi::ApiError),
+        (status = 404, response = crate::openapi::ApiError),
+        (status = 409, response = crate::openapi::ApiError),
+        (status = 503, response = crate::openapi::ApiError),
+    )
+)]
 async fn accept(
     State(app): State<AppState>,
     viewer: Viewer,
@@ -276,6 +337,23 @@ async fn close(
     Ok(Json(json!({ "ok": true })))
 }
 
+/// Declines a challenge received.
+#[utoipa::path(
+    post,
+    path = "/api/challenge/{id}/decline",
+    operation_id = "declineChallenge",
+    tag = "bot",
+    params(("id" = String, Path, description = "The challenge's id")),
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "Declined", body = crate::openapi::shapes::Done),
+        (status = 401, response = crate::openapi::ApiError),
+        (status = 403, response = crate::openapi::ApiError),
+        (status = 404, response = crate::openapi::ApiError),
+        (status = 409, response = crate::openapi::ApiError),
+        (status = 503, response = crate::openapi::ApiError),
+    )
+)]
 async fn decline(
     State(app): State<AppState>,
     viewer: Viewer,
@@ -291,6 +369,23 @@ async fn decline(
     .await
 }
 
+/// Cancels a challenge one made.
+#[utoipa::path(
+    post,
+    path = "/api/challenge/{id}/cancel",
+    operation_id = "cancelChallenge",
+    tag = "bot",
+    params(("id" = String, Path, description = "The challenge's id")),
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "Canceled", body = crate::openapi::shapes::Done),
+        (status = 401, response = crate::openapi::ApiError),
+        (status = 403, response = crate::openapi::ApiError),
+        (status = 404, response = crate::openapi::ApiError),
+        (status = 409, response = crate::openapi::ApiError),
+        (status = 503, response = crate::openapi::ApiError),
+    )
+)]
 async fn cancel(
     State(app): State<AppState>,
     viewer: Viewer,

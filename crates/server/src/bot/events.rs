@@ -111,6 +111,23 @@ async fn opening(app: &AppState, account: i64) -> Result<Vec<Value>, AppError> {
     Ok(lines)
 }
 
+/// The account's events, one JSON object a line, as long as the client
+/// reads: `gameStart`, `gameFinish`, `challenge`, `challengeCanceled`,
+/// `challengeDeclined` (docs/bot-api.md); a blank line every 7 s keeps it
+/// open. It opens with the games in play and the challenges waiting.
+#[utoipa::path(
+    get,
+    path = "/api/stream/event",
+    operation_id = "streamEvents",
+    tag = "bot",
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "Newline-delimited JSON events, without end",
+            content_type = "application/x-ndjson", body = String),
+        (status = 401, response = crate::openapi::ApiError),
+        (status = 503, response = crate::openapi::ApiError),
+    )
+)]
 async fn stream(State(app): State<AppState>, viewer: Viewer) -> Result<Response, AppError> {
     let account = viewer.account()?.id;
     // Subscribed before the opening is read, so that nothing falls between.

@@ -3,7 +3,7 @@
 //! with its account, as a signed-in person does; the game's owner checks
 //! every move.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::response::Response;
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -11,8 +11,9 @@ use serde_json::{Value, json};
 
 use super::streams::{KEEP_ALIVE, Lines, ndjson};
 use crate::accounts::{Account, Viewer};
+use crate::api::Path;
 use crate::error::AppError;
-use crate::game::Action;
+use crate::game::{Action, DrawAction};
 use crate::ratings::Pool;
 use crate::seats::Key;
 use crate::state::AppState;
@@ -23,6 +24,7 @@ pub fn router() -> Router<AppState> {
         .route("/api/bot/game/stream/{id}", get(game_stream))
         .route("/api/bot/game/{id}/move/{*move}", post(play_move))
         .route("/api/bot/game/{id}/resign", post(resign))
+        .route("/api/bot/game/{id}/draw/{answer}", post(draw))
 }
 
 /// The account, if it may use the Bot API.
@@ -39,6 +41,21 @@ fn bot(viewer: &Viewer) -> Result<&Account, AppError> {
     Ok(account)
 }
 
+/// Makes the account a bot, for good (an account that has played cannot).
+#[utoipa::path(
+    post,
+    path = "/api/bot/account/upgrade",
+    operation_id = "upgradeToBot",
+    tag = "bot",
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "The account is a bot", body = crate::openapi::shapes::Done),
+        (status = 400, response = crate::openapi::ApiError),
+        (status = 401, response = crate::openapi::ApiError),
+        (status = 403, response = crate::openapi::ApiError),
+        (status = 503, response = crate::openapi::ApiError),
+    )
+)]
 async fn upgrade(State(app): State<AppState>, viewer: Viewer) -> Result<Json<Value>, AppError> {
     let account = viewer.account()?;
     if !account.may("bot:play") {
@@ -113,51 +130,117 @@ async fn game_full(app: &AppState, id: &str, state: &Value) -> Result<Value, App
     Ok(full)
 }
 
+/// A game's stream, one JSON object a line: `gameFull`, then a
+/// `gameState` after each change, until the game ends.
+#[utoipa::path(
+    get,
+    path = "/api/bot/game/stream/{id}",
+    operation_id = "streamGame",
+    tag = "bot",
+    params(crate::openapi::GameId),
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "Newline-delimited JSON lines",
+            content_type = "application/x-ndjson", body = String),
+        (status = 401, response = crate::openapi::ApiError),
+        (status = 404, response = crate::openapi::ApiError),
+        (status = 503, response = crate::openapi::ApiError),
+    )
+)]
 async fn game_stream(
     State(app): State<AppState>,
     viewer: Viewer,
     Path(id): Path<String>,
 ) -> Result<Response, AppError> {
-    viewer.account()?;
-    let sub = app.games.subscribe(&id, None).await?;
+    let account = viewer.account()?.id;
+    // A player's stream counts as their presence, as a live socket does;
+    // anyone else's watches.
+    let sub = app
+        .games
+        .subscribe(&id, Some(Key::Account(account)))
+        .await?;
+    let role = sub.role;
     let now: Value = serde_json::from_str(&sub.now).map_err(|e| AppError::Internal(e.into()))?;
     let full = game_full(&app, &id, &now).await?;
-    let mut updates = sub.updates;
-    let shutdown = app.shutdown.clone();
+    let updates = sub.updates;
     Ok(ndjson(move |lines: Lines| async move {
-        if !lines.send(&full.to_string()).await || finished(&now) {
-            return;
-        }
-        let mut last = now["ply"].clone();
-        loop {
-            let alive = tokio::select! {
-                next = updates.recv() => match next {
-                    Ok(state) => {
-                        let Ok(state) = serde_json::from_str::<Value>(&state) else { continue };
-                        let line = game_state(&state);
-                        // Presence changes publish states too: only news goes out.
-                        if line["ply"] == last && !finished(&state) && line["draw_offer"].is_null() {
-                            continue;
-                        }
-                        last = line["ply"].clone();
-                        if !lines.send(&line.to_string()).await || finished(&state) {
-                            return;
-                        }
-                        true
-                    }
-                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => true,
-                    Err(_) => false,
-                },
-                () = tokio::time::sleep(KEEP_ALIVE) => lines.keep_alive().await,
-                () = shutdown.cancelled() => false,
-            };
-            if !alive {
-                return;
-            }
+        follow(&app, &lines, full, now, updates).await;
+        if let Some(role) = role {
+            app.games.leave(&id, role).await;
         }
     }))
 }
 
+/// Writes a game's lines until it ends, the reader leaves or the server
+/// stops.
+async fn follow(
+    app: &AppState,
+    lines: &Lines,
+    full: Value,
+    now: Value,
+    mut updates: tokio::sync::broadcast::Receiver<std::sync::Arc<str>>,
+) {
+    let shutdown = app.shutdown.clone();
+    if !lines.send(&full.to_string()).await || finished(&now) {
+        return;
+    }
+    // Presence changes publish states too: only news goes out (the
+    // clocks alone, read at each publication, are no news).
+    let news = |line: &Value| {
+        let mut key = line.clone();
+        key["clocks"] = Value::Null;
+        key
+    };
+    let mut last = news(&game_state(&now));
+    loop {
+        let alive = tokio::select! {
+            next = updates.recv() => match next {
+                Ok(state) => {
+                    let Ok(state) = serde_json::from_str::<Value>(&state) else { continue };
+                    let line = game_state(&state);
+                    if news(&line) == last {
+                        continue;
+                    }
+                    last = news(&line);
+                    if !lines.send(&line.to_string()).await || finished(&state) {
+                        return;
+                    }
+                    true
+                }
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => true,
+                Err(_) => false,
+            },
+            () = tokio::time::sleep(KEEP_ALIVE) => lines.keep_alive().await,
+            () = shutdown.cancelled() => false,
+        };
+        if !alive {
+            return;
+        }
+    }
+}
+
+/// Plays a bot's move at the game's current ply.
+#[utoipa::path(
+    post,
+    path = "/api/bot/game/{id}/move/{move}",
+    operation_id = "botMove",
+    tag = "bot",
+    params(
+        crate::openapi::GameId,
+        ("move" = String, Path, description = "The move in rules.md's notation"),
+    ),
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "Played", body = crate::openapi::shapes::Done),
+        (status = 400, response = crate::openapi::ApiError),
+        (status = 401, response = crate::openapi::ApiError),
+        (status = 403, response = crate::openapi::ApiError),
+        (status = 404, response = crate::openapi::ApiError),
+        (status = 409, response = crate::openapi::ApiError),
+        (status = 422, response = crate::openapi::ApiError),
+        (status = 503, response = crate::openapi::ApiError),
+    )
+)]
 async fn play_move(
     State(app): State<AppState>,
     viewer: Viewer,
@@ -172,6 +255,24 @@ async fn play_move(
     Ok(Json(json!({ "ok": true })))
 }
 
+/// Resigns a bot's game.
+#[utoipa::path(
+    post,
+    path = "/api/bot/game/{id}/resign",
+    operation_id = "botResign",
+    tag = "bot",
+    params(crate::openapi::GameId),
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "Resigned", body = crate::openapi::shapes::Done),
+        (status = 400, response = crate::openapi::ApiError),
+        (status = 401, response = crate::openapi::ApiError),
+        (status = 403, response = crate::openapi::ApiError),
+        (status = 404, response = crate::openapi::ApiError),
+        (status = 409, response = crate::openapi::ApiError),
+        (status = 503, response = crate::openapi::ApiError),
+    )
+)]
 async fn resign(
     State(app): State<AppState>,
     viewer: Viewer,
@@ -185,5 +286,60 @@ async fn resign(
             Action::Resign { side: None },
         )
         .await?;
+    Ok(Json(json!({ "ok": true })))
+}
+
+/// Offers or accepts a draw (`yes`), or declines the other side's offer
+/// (`no`), as lichess's bots do.
+#[utoipa::path(
+    post,
+    path = "/api/bot/game/{id}/draw/{answer}",
+    operation_id = "botDraw",
+    tag = "bot",
+    params(
+        crate::openapi::GameId,
+        ("answer" = String, Path, description = "`yes` offers or accepts a draw, `no` declines one", example = "yes"),
+    ),
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "Done", body = crate::openapi::shapes::Done),
+        (status = 400, response = crate::openapi::ApiError),
+        (status = 401, response = crate::openapi::ApiError),
+        (status = 403, response = crate::openapi::ApiError),
+        (status = 404, response = crate::openapi::ApiError),
+        (status = 409, response = crate::openapi::ApiError),
+        (status = 503, response = crate::openapi::ApiError),
+    )
+)]
+async fn draw(
+    State(app): State<AppState>,
+    viewer: Viewer,
+    Path((id, answer)): Path<(String, String)>,
+) -> Result<Json<Value>, AppError> {
+    let key = Some(Key::Account(bot(&viewer)?.id));
+    let acted = match answer.as_str() {
+        "yes" | "true" => {
+            // Accepting the other side's offer, or making one.
+            match app
+                .games
+                .act(&id, key.clone(), Action::Draw(DrawAction::Accept))
+                .await
+            {
+                Err(AppError::NoDrawOffer) => {
+                    app.games
+                        .act(&id, key, Action::Draw(DrawAction::Offer))
+                        .await
+                }
+                other => other,
+            }
+        }
+        "no" | "false" => {
+            app.games
+                .act(&id, key, Action::Draw(DrawAction::Decline))
+                .await
+        }
+        _ => return Err(AppError::BadRequest("a draw answer is yes or no".into())),
+    };
+    acted?;
     Ok(Json(json!({ "ok": true })))
 }

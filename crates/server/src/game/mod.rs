@@ -104,7 +104,7 @@ impl std::fmt::Debug for Command {
 }
 
 /// A draw or take-back offer, or the answer to one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum DrawAction {
     Offer,

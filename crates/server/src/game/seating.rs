@@ -19,9 +19,12 @@ impl Owner {
         game: &mut Game,
         key: Option<&Key>,
     ) -> Result<Subscription, AppError> {
-        let role = match key {
+        let role = match key.map(|k| (k, game.role_of(k))) {
             None => None,
-            Some(key) => Some(game.role_of(key).ok_or(AppError::WrongSeat)?),
+            Some((_, Some(role))) => Some(role),
+            // A signed-in spectator watches like a guest.
+            Some((Key::Account(_), None)) => None,
+            Some((Key::Seat(_), None)) => return Err(AppError::WrongSeat),
         };
         if let Some(Role::Member { side, position }) = role {
             *game.presence.entry((side, position)).or_default() += 1;

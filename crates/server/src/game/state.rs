@@ -42,7 +42,7 @@ pub struct Game {
 pub type Offers = (Option<Side>, bool, Option<TakebackOffer>, bool);
 
 /// A take-back asked for by `by` when the game was at `ply`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct TakebackOffer {
     pub by: Side,
     pub ply: usize,

@@ -13,47 +13,77 @@ use super::state::TakebackOffer;
 use crate::domain::{Ended, GameKind, Opponent, Side, Status};
 use crate::play::Play;
 
-#[derive(Debug, Serialize)]
+/// A game as the API and the live socket show it (`GET /api/games/{id}`).
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[schema(as = GameState)]
 pub struct State {
     pub id: String,
     pub game: GameKind,
     pub size: u8,
     pub opponent: Opponent,
+    /// The machine's level (`debutant` … `expert`).
     pub level: String,
+    /// Who plays each side: `machine` or `human`.
+    #[schema(value_type = BTreeMap<String, crate::openapi::shapes::PlayerKind>)]
     pub players: BTreeMap<Side, &'static str>,
+    /// The position (rules.md's notation).
     pub fen: String,
+    /// Moves played so far.
     pub ply: usize,
     pub turn: Side,
     pub moves: Vec<String>,
+    /// The machine is searching for its move.
     pub thinking: bool,
+    #[schema(required)]
     pub result: Option<Ended>,
+    #[schema(required)]
     pub draw_offer: Option<Side>,
     pub draw_declined: bool,
+    #[schema(required)]
     pub takeback_offer: Option<TakebackOffer>,
     pub takeback_declined: bool,
+    /// A Yoté game's board.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<crate::openapi::shapes::YoteBoard>, nullable = false)]
     pub yote: Option<YoteBoard>,
+    /// An Nsolo game's board.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<crate::openapi::shapes::NsoloBoard>, nullable = false)]
     pub nsolo: Option<NsoloBoard>,
+    /// The legal moves when a person is to move (empty otherwise).
+    #[schema(value_type = Vec<crate::openapi::shapes::Legal>)]
     pub legal: Vec<Legal>,
     /// Why each place of the person to move that starts no move is refused.
     pub refusals: BTreeMap<String, &'static str>,
+    /// The last move, for the page's animation.
+    #[schema(value_type = Option<crate::openapi::shapes::LastMove>, required)]
     pub last: Option<LastMove>,
     pub status: Status,
+    /// `none`, `5+3`, `10+5`, `1d` or `3d`.
     pub time_control: String,
     pub team_size: u8,
+    /// Online: the members of each side.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<BTreeMap<String, Vec<TeamMember>>>, nullable = false)]
     pub teams: Option<BTreeMap<Side, Vec<TeamMember>>>,
+    /// Online: the member whose hand plays the next move.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub next_hand: Option<NextHand>,
+    /// Milliseconds left on each side's clock, in games with a clock.
+    #[schema(value_type = Option<BTreeMap<String, i64>>, required)]
     pub clocks: Option<BTreeMap<Side, i64>>,
+    /// The side whose clock runs.
+    #[schema(required)]
     pub running: Option<Side>,
+    /// The id of the rematch game, once asked for.
+    #[schema(required)]
     pub rematch: Option<String>,
     /// Online between two accounts, changing their ratings.
     pub rated: bool,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct TeamMember {
     pub name: String,
     pub online: bool,
@@ -63,7 +93,7 @@ pub struct TeamMember {
     pub bot: bool,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct NextHand {
     pub side: Side,
     pub name: String,

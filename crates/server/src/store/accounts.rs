@@ -18,7 +18,7 @@ pub struct AccountRow {
 }
 
 /// A personal API token, without its secret.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
 pub struct TokenRow {
     pub id: String,
     pub description: String,

@@ -15,7 +15,7 @@ use crate::ratings::{Pool, Rating, rate};
 const TRIES: usize = 8;
 
 /// One point of a rating's history.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, utoipa::ToSchema)]
 pub struct RatingPoint {
     pub game_id: String,
     pub at: i64,
@@ -106,8 +106,8 @@ async fn write_point(
     new: &Rating,
 ) -> sqlx::Result<()> {
     sqlx::query(
-        "INSERT INTO rating_history (account_id, pool, game_id, at, rating, deviation, diff) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        "INSERT INTO rating_history (account_id, pool, game_id, at, rating, deviation, diff, \
+         games) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
     )
     .bind(account)
     .bind(pool.as_str())
@@ -116,6 +116,7 @@ async fn write_point(
     .bind(new.rating)
     .bind(new.deviation)
     .bind(new.rating - old.rating)
+    .bind(new.games)
     .execute(&mut *c)
     .await?;
     Ok(())
@@ -270,7 +271,7 @@ impl Store {
     pub async fn rating_history(&self, account: i64) -> sqlx::Result<Vec<(Pool, RatingPoint)>> {
         let rows = sqlx::query(
             "SELECT pool, game_id, at, rating, deviation, diff FROM rating_history \
-             WHERE account_id = $1 ORDER BY at, game_id",
+             WHERE account_id = $1 ORDER BY at, games, game_id",
         )
         .bind(account)
         .fetch_all(&self.pool)

@@ -89,7 +89,7 @@ impl Store {
         let sql = format!(
             "SELECT {LIST_COLUMNS} FROM games WHERE account_id = $1 \
              OR id IN (SELECT game_id FROM seats WHERE account_id = $1) \
-             ORDER BY updated_at DESC, id LIMIT $2"
+             ORDER BY updated_at DESC, COALESCE(started_at_ms, 0) DESC, id LIMIT $2"
         );
         self.listed(&sql, &[account, limit]).await
     }
