@@ -392,3 +392,117 @@ async fn leaderboard(app: axum::Router) {
     assert_eq!(all["nsolo8"]["players"], json!([]));
     assert_eq!(all["yote"]["players"].as_array().unwrap().len(), 2);
 }
+
+/// A rated game lost on time, found by the sweeper with nobody connected:
+/// the flag's end updates both ratings like any other.
+#[tokio::test]
+async fn a_loss_on_time_counts() {
+    use palabre_server::clock::now_ms;
+    use palabre_server::domain::{GameKind, Opponent, Side, Status};
+    use palabre_server::seats::seat_hash;
+    use palabre_server::store::{GameRow, Member, Summary};
+    use palabre_server::{AppState, Config, app};
+
+    let state = AppState::open(&Config::testing()).await.unwrap();
+    let router = app(state.clone());
+    let mut awa = Client::new(&router);
+    awa.sign_up("awa", "correct horse").await;
+    let mut kofi = Client::new(&router);
+    kofi.sign_up("kofi", "correct horse").await;
+    let store = state.store();
+    let account =
+        |name: &'static str| async move { store.account_named(name).await.unwrap().unwrap().id };
+    let (a, k) = (account("awa").await, account("kofi").await);
+    let id = "00000000abcd";
+    let row = GameRow {
+        id: id.into(),
+        kind: GameKind::Yote,
+        size: 5,
+        start_fen: palabre_rules::yote::Position::START.to_string(),
+        opponent: Opponent::Online,
+        level: palabre_ai::Level::Debutant,
+        human: None,
+        seat_hash: seat_hash("unused"),
+        ended: None,
+        team_size: 1,
+        time_control: "5+3".parse().unwrap(),
+        started_at_ms: Some(now_ms() - 600_000),
+        rematch_id: None,
+        damaged: None,
+        account: None,
+        rated: true,
+        rating_range: None,
+    };
+    let member = |side, name: &str, account| Member {
+        side,
+        position: 0,
+        name: name.into(),
+        seat_hash: seat_hash(name),
+        account: Some(account),
+        bot: false,
+    };
+    let summary = |ply, deadline_ms| Summary {
+        status: Status::Playing,
+        ply,
+        result: None,
+        machine_due: false,
+        deadline_ms,
+    };
+    // Red moved five minutes and a moment ago; black's clock has run out.
+    let first = now_ms() - 300_050;
+    store
+        .create(&row, Some(&member(Side::Red, "awa", a)), &summary(0, None))
+        .await
+        .unwrap();
+    store
+        .join(
+            id,
+            None,
+            &member(Side::Black, "kofi", k),
+            None,
+            &summary(0, None),
+        )
+        .await
+        .unwrap();
+    store
+        .append_move(
+            id,
+            None,
+            0,
+            "c3",
+            Some(300_000),
+            &summary(1, Some(first + 300_000)),
+        )
+        .await
+        .unwrap();
+    sqlx::query("UPDATE moves SET played_at_ms = $1 WHERE game_id = $2")
+        .bind(first)
+        .bind(id)
+        .execute(store.pool())
+        .await
+        .unwrap();
+
+    let (won, lost) = rate(&Rating::default(), &Rating::default(), 1.0);
+    for _ in 0..200 {
+        let (_, profile) = awa.get("/api/users/awa").await;
+        if profile["ratings"]["yote"]["games"] == 1 {
+            let (_, game) = awa.get(&format!("/api/games/{id}")).await;
+            assert_eq!(game["result"]["reason"], "timeout", "{game}");
+            assert!(close(
+                profile["ratings"]["yote"]["rating"].as_f64().unwrap(),
+                won.rating,
+                1e-9
+            ));
+            let (_, other) = awa.get("/api/users/kofi").await;
+            assert!(close(
+                other["ratings"]["yote"]["rating"].as_f64().unwrap(),
+                lost.rating,
+                1e-9
+            ));
+            assert_eq!(other["results"]["yote"]["losses"], 1);
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("the flag never fell, or the ratings never moved");
+}
