@@ -15,6 +15,7 @@ use super::streams::{KEEP_ALIVE, Lines, ndjson};
 use crate::accounts::Viewer;
 use crate::domain::Status;
 use crate::error::AppError;
+use crate::guards::ClientIp;
 use crate::state::AppState;
 
 /// Games in play listed when a stream opens.
@@ -125,15 +126,22 @@ async fn opening(app: &AppState, account: i64) -> Result<Vec<Value>, AppError> {
         (status = 200, description = "Newline-delimited JSON events, without end",
             content_type = "application/x-ndjson", body = String),
         (status = 401, response = crate::openapi::ApiError),
+        (status = 429, response = crate::openapi::ApiError),
         (status = 503, response = crate::openapi::ApiError),
     )
 )]
-async fn stream(State(app): State<AppState>, viewer: Viewer) -> Result<Response, AppError> {
+async fn stream(
+    State(app): State<AppState>,
+    viewer: Viewer,
+    ip: ClientIp,
+) -> Result<Response, AppError> {
     let account = viewer.account()?.id;
+    let place = app.guards.open_socket(ip)?;
     // Subscribed before the opening is read, so that nothing falls between.
     let mut events = app.hub.subscribe(account);
     let opening = opening(&app, account).await?;
-    Ok(ndjson(move |lines: Lines| async move {
+    let within = app.guards.limits.socket_write;
+    Ok(ndjson(place, within, move |lines: Lines| async move {
         for line in &opening {
             if !lines.send(&line.to_string()).await {
                 return;

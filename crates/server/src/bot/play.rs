@@ -14,6 +14,7 @@ use crate::accounts::{Account, Viewer};
 use crate::api::Path;
 use crate::error::AppError;
 use crate::game::{Action, DrawAction};
+use crate::guards::ClientIp;
 use crate::ratings::Pool;
 use crate::seats::Key;
 use crate::state::AppState;
@@ -27,12 +28,18 @@ pub fn router() -> Router<AppState> {
         .route("/api/bot/game/{id}/draw/{answer}", post(draw))
 }
 
-/// The account, if it may use the Bot API.
-fn bot(viewer: &Viewer) -> Result<&Account, AppError> {
+/// The account, if its token (or session) may play as a bot.
+fn scoped(viewer: &Viewer) -> Result<&Account, AppError> {
     let account = viewer.account()?;
     if !account.may("bot:play") {
         return Err(AppError::Forbidden("this token lacks the bot:play scope"));
     }
+    Ok(account)
+}
+
+/// The account, if it may use the Bot API.
+fn bot(viewer: &Viewer) -> Result<&Account, AppError> {
+    let account = scoped(viewer)?;
     if !account.bot {
         return Err(AppError::Forbidden(
             "the Bot API is for bot accounts: upgrade first",
@@ -57,10 +64,7 @@ fn bot(viewer: &Viewer) -> Result<&Account, AppError> {
     )
 )]
 async fn upgrade(State(app): State<AppState>, viewer: Viewer) -> Result<Json<Value>, AppError> {
-    let account = viewer.account()?;
-    if !account.may("bot:play") {
-        return Err(AppError::Forbidden("this token lacks the bot:play scope"));
-    }
+    let account = scoped(&viewer)?;
     if !account.bot && !app.store().make_bot(account.id).await? {
         return Err(AppError::BadRequest(
             "an account that has played cannot become a bot".into(),
@@ -144,15 +148,18 @@ async fn game_full(app: &AppState, id: &str, state: &Value) -> Result<Value, App
             content_type = "application/x-ndjson", body = String),
         (status = 401, response = crate::openapi::ApiError),
         (status = 404, response = crate::openapi::ApiError),
+        (status = 429, response = crate::openapi::ApiError),
         (status = 503, response = crate::openapi::ApiError),
     )
 )]
 async fn game_stream(
     State(app): State<AppState>,
     viewer: Viewer,
+    ip: ClientIp,
     Path(id): Path<String>,
 ) -> Result<Response, AppError> {
     let account = viewer.account()?.id;
+    let place = app.guards.open_socket(ip)?;
     // A player's stream counts as their presence, as a live socket does;
     // anyone else's watches.
     let sub = app
@@ -163,7 +170,8 @@ async fn game_stream(
     let now: Value = serde_json::from_str(&sub.now).map_err(|e| AppError::Internal(e.into()))?;
     let full = game_full(&app, &id, &now).await?;
     let updates = sub.updates;
-    Ok(ndjson(move |lines: Lines| async move {
+    let within = app.guards.limits.socket_write;
+    Ok(ndjson(place, within, move |lines: Lines| async move {
         follow(&app, &lines, full, now, updates).await;
         if let Some(role) = role {
             app.games.leave(&id, role).await;
