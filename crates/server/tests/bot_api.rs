@@ -2,22 +2,15 @@
 //! declined, canceled and accepted, a game's stream, moves in notation with
 //! slashes, and a resignation that ends it for both streams.
 
+mod common;
+
 use std::time::Duration;
 
 use futures_util::StreamExt;
-use palabre_server::{AppState, Config, app};
 use serde_json::{Value, json};
 
 async fn serve() -> String {
-    let config = Config::testing();
-    let state = AppState::open(&config).await.unwrap();
-    let router = app(state);
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        palabre_server::net::serve(listener, router, &config.limits, std::future::pending()).await
-    });
-    format!("http://127.0.0.1:{}", addr.port())
+    format!("http://{}", common::serve().await)
 }
 
 /// An account and its token (with `bot:play`).

@@ -1,10 +1,11 @@
 //! The live socket with accounts: a signed-in player plays their game from
 //! a socket that names no seat, and a signed-in spectator watches.
 
+mod common;
+
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
-use palabre_server::{AppState, Config, app};
 use serde_json::{Value, json};
 use tokio_tungstenite::connect_async;
 use tokio_tungstenite::tungstenite::Message;
@@ -12,18 +13,6 @@ use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
 type Socket =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-async fn serve() -> String {
-    let config = Config::testing();
-    let state = AppState::open(&config).await.unwrap();
-    let router = app(state);
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        palabre_server::net::serve(listener, router, &config.limits, std::future::pending()).await
-    });
-    format!("127.0.0.1:{}", addr.port())
-}
 
 /// Signs up and returns the session cookie.
 async fn sign_up(addr: &str, name: &str) -> String {
@@ -79,7 +68,7 @@ async fn next(ws: &mut Socket) -> Value {
 
 #[tokio::test]
 async fn an_account_plays_without_a_seat_and_another_watches() {
-    let addr = serve().await;
+    let addr = common::serve().await;
     let awa = sign_up(&addr, "awa").await;
     let kofi = sign_up(&addr, "kofi").await;
     let watcher = sign_up(&addr, "watcher").await;

@@ -58,6 +58,19 @@ macro_rules! on_both {
     };
 }
 
+/// A server in memory on port 0; its address, `127.0.0.1:PORT`.
+pub async fn serve() -> String {
+    let config = Config::testing();
+    let state = AppState::open(&config).await.unwrap();
+    let router = app(state);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        palabre_server::net::serve(listener, router, &config.limits, std::future::pending()).await
+    });
+    format!("127.0.0.1:{}", addr.port())
+}
+
 pub fn code(v: &Value) -> &str {
     v["error"]["code"].as_str().unwrap_or("")
 }
