@@ -12,6 +12,8 @@
 //! - [`worker`]: a search in its own thread, control in, reports out, on a
 //!   bounded pool.
 //! - [`params`]: every tunable in one place.
+//! - [`reference`]: a plain material-and-mobility alpha-beta, the arena's
+//!   stand-in for outside programs.
 
 pub mod analysis;
 pub mod bench;
@@ -23,6 +25,7 @@ pub mod limits;
 pub mod nsolo;
 pub mod params;
 pub mod player;
+pub mod reference;
 pub mod score;
 pub mod search;
 pub mod smp;

@@ -27,7 +27,10 @@ pub struct Settings {
     pub b: Spec,
     pub games: usize,
     pub size: u8,
+    /// A's time a move.
     pub movetime: Option<Duration>,
+    /// B's time a move.
+    pub b_movetime: Option<Duration>,
     pub seed: u64,
     pub jobs: usize,
     /// Yoté endgame tables for the Expert contestants.
@@ -159,16 +162,16 @@ fn play<P: Arena>(
             .map(P::hash)
             .collect();
         let line = P::protocol(record.start(), record.moves());
+        let who = usize::from((side == 0) != a_first);
         let turn = Turn {
             position: &record.position().any(),
             history: &history,
             protocol_position: line.clone(),
-            movetime: settings.movetime,
+            movetime: [settings.movetime, settings.b_movetime][who],
             seed: opening_seed ^ (record.ply() as u64) << 32,
         };
         let started = Instant::now();
         let choice = players[side].choose(&turn)?;
-        let who = usize::from((side == 0) != a_first);
         times[who].push(started.elapsed());
         let a_moving = who == 0;
         let forfeit = |why: String, line: String| {

@@ -1,5 +1,6 @@
-//! Arena players: a level, the greedy yardstick, or any program speaking the
-//! engine protocol (`engine:<command line>`).
+//! Arena players: a level, the greedy yardstick, the plain alpha-beta
+//! reference (Yoté), or any program speaking the engine protocol
+//! (`engine:<command line>`).
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -11,6 +12,7 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use palabre_ai::greedy::greedy_move;
 use palabre_ai::player::{AnyPosition, think};
+use palabre_ai::reference;
 use palabre_ai::tables::Tables;
 use palabre_ai::tt::Table;
 use palabre_ai::{Level, Limits, Params, Request, SearchLimit};
@@ -23,6 +25,8 @@ pub enum Spec {
     /// choice: `expert@2` compares two everywhere).
     Level(Level, Option<usize>),
     Greedy,
+    /// [`palabre_ai::reference`], Yoté's stand-in for outside programs.
+    Reference,
     Engine(String),
 }
 
@@ -33,8 +37,10 @@ impl FromStr for Spec {
         if let Some(cmd) = s.strip_prefix("engine:") {
             return Ok(Spec::Engine(cmd.to_owned()));
         }
-        if s == "greedy" {
-            return Ok(Spec::Greedy);
+        match s {
+            "greedy" => return Ok(Spec::Greedy),
+            "reference" => return Ok(Spec::Reference),
+            _ => {}
         }
         let (level, policies) = match s.split_once('@') {
             Some((level, n)) => {
@@ -54,7 +60,7 @@ impl FromStr for Spec {
         level
             .parse()
             .map(|l| Spec::Level(l, policies))
-            .map_err(|e| format!("{e}, greedy or engine:<command>"))
+            .map_err(|e| format!("{e}, greedy, reference or engine:<command>"))
     }
 }
 
@@ -64,6 +70,7 @@ impl std::fmt::Display for Spec {
             Spec::Level(l, None) => write!(f, "{l}"),
             Spec::Level(l, Some(n)) => write!(f, "{l}@{n}"),
             Spec::Greedy => f.write_str("greedy"),
+            Spec::Reference => f.write_str("reference"),
             Spec::Engine(cmd) => write!(f, "engine:{cmd}"),
         }
     }
@@ -89,6 +96,7 @@ pub enum Contestant {
         tables: Option<Arc<Tables>>,
     },
     Greedy,
+    Reference,
     Engine(Engine),
 }
 
@@ -112,6 +120,7 @@ impl Contestant {
                 tables: tables.filter(|_| *level == Level::Expert),
             },
             Spec::Greedy => Contestant::Greedy,
+            Spec::Reference => Contestant::Reference,
             Spec::Engine(cmd) => Contestant::Engine(Engine::spawn(cmd)?),
         })
     }
@@ -142,6 +151,13 @@ impl Contestant {
                     .map(|m| m.to_string())
             }
             Contestant::Greedy => greedy_move(turn.position, turn.seed).map(|m| m.to_string()),
+            Contestant::Reference => {
+                let AnyPosition::Yote(pos) = turn.position else {
+                    bail!("the reference player plays Yoté only");
+                };
+                let movetime = turn.movetime.unwrap_or(Duration::from_secs(1));
+                reference::best_move(pos, movetime).map(|m| m.to_string())
+            }
             Contestant::Engine(engine) => engine.choose(turn)?,
         })
     }
@@ -238,6 +254,8 @@ mod tests {
             Ok(Spec::Level(Level::Confirme, Some(1)))
         );
         assert_eq!("greedy".parse(), Ok(Spec::Greedy));
+        assert_eq!("reference".parse(), Ok(Spec::Reference));
+        assert_eq!(Spec::Reference.to_string(), "reference");
         assert_eq!(
             "engine:palabre engine".parse(),
             Ok(Spec::Engine("palabre engine".into()))

@@ -92,6 +92,9 @@ enum Command {
         /// Cap every move at this many milliseconds.
         #[arg(long)]
         movetime: Option<u64>,
+        /// B's time a move instead, in milliseconds (a match at unequal time).
+        #[arg(long, value_name = "MS")]
+        b_movetime: Option<u64>,
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Games played at once.
@@ -217,6 +220,7 @@ fn main() -> ExitCode {
             games,
             size,
             movetime,
+            b_movetime,
             seed,
             jobs,
             search,
@@ -230,6 +234,7 @@ fn main() -> ExitCode {
                 games,
                 size,
                 movetime: movetime.map(Duration::from_millis),
+                b_movetime: b_movetime.or(movetime).map(Duration::from_millis),
                 seed,
                 jobs,
                 tables,

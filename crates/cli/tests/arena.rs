@@ -81,3 +81,57 @@ fn refuses_a_records_file_it_cannot_create() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("records"), "{err}");
 }
+
+/// The p50 move time of a side, from the report's `X move time: p50 …` line.
+fn median_ms(report: &str, side: &str) -> f64 {
+    let line = report
+        .lines()
+        .find(|l| l.starts_with(&format!("{side} move time")))
+        .unwrap_or_else(|| panic!("no {side} move time in {report}"));
+    let p50 = line
+        .split("p50 ")
+        .nth(1)
+        .unwrap()
+        .split(',')
+        .next()
+        .unwrap();
+    let (number, unit) = p50.split_at(p50.find(|c: char| c.is_alphabetic()).unwrap());
+    let scale = match unit {
+        "ns" => 1e-6,
+        "µs" => 1e-3,
+        "ms" => 1.0,
+        "s" => 1e3,
+        other => panic!("unit {other}"),
+    };
+    number.parse::<f64>().unwrap() * scale
+}
+
+#[test]
+fn the_reference_player_takes_each_sides_own_time() {
+    let out = Command::cargo_bin("palabre")
+        .unwrap()
+        .args(["arena", "yote", "--a", "reference", "--b", "reference"])
+        .args(["--games", "2", "--movetime", "4", "--b-movetime", "40"])
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{report}");
+    assert!(report.contains("A = reference vs B = reference, 2 games"));
+    // The reference searches until its deadline, so each median sits near
+    // its own budget.
+    let (a, b) = (median_ms(&report, "A"), median_ms(&report, "B"));
+    assert!(a < 5.0 && b > 20.0, "A {a} ms, B {b} ms: {report}");
+}
+
+#[test]
+fn the_reference_player_plays_yote_only() {
+    let out = Command::cargo_bin("palabre")
+        .unwrap()
+        .args(["arena", "nsolo", "--a", "reference", "--b", "greedy"])
+        .args(["--games", "1", "--movetime", "10"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("Yoté only"), "{err}");
+}

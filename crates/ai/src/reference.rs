@@ -1,0 +1,165 @@
+//! A Yoté yardstick in the manner of a general game system's alpha-beta
+//! player (the issue measured Ludii's): iterative deepening over plain
+//! fail-soft alpha-beta, the previous iteration's root scores ordering the
+//! root, no quiescence, no transposition table, and an evaluation of
+//! material and mobility only.
+//!
+//! No outside Yoté program runs on this machine, so `palabre arena` plays
+//! this one in their place. It searches Palabre's own move generator, which
+//! is many times faster than a general system's, so at equal time it looks
+//! deeper than they do: a score against it is a conservative estimate of
+//! the score against them.
+
+use std::time::Duration;
+
+use palabre_rules::Outcome;
+use palabre_rules::yote::{Color, Move, Position};
+
+use crate::time::Instant;
+
+/// A ball outweighs any difference in mobility.
+const BALL: i32 = 1000;
+const WIN: i32 = 1_000_000;
+/// The clock is read once every this many nodes.
+const CLOCK_EVERY: u64 = 1024;
+
+/// The moves `color` would have if it were to move, as the rules count them
+/// for the side to move (placements while it holds a reserve, else steps),
+/// plus its capture jumps.
+fn mobility(pos: &Position, color: Color) -> i32 {
+    let quiet = if pos.reserve(color) > 0 {
+        pos.empty().count_ones()
+    } else {
+        pos.steps_for(color)
+    };
+    (quiet + pos.jumps_for(color)) as i32
+}
+
+/// Material, then mobility, from the side to move's point of view.
+pub fn evaluate(pos: &Position) -> i32 {
+    let me = pos.turn();
+    let them = me.other();
+    let material = pos.material(me) as i32 - pos.material(them) as i32;
+    BALL * material + mobility(pos, me) - mobility(pos, them)
+}
+
+struct Search {
+    deadline: Instant,
+    nodes: u64,
+    stopped: bool,
+}
+
+impl Search {
+    fn out_of_time(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(CLOCK_EVERY) && Instant::now() >= self.deadline {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    fn alpha_beta(
+        &mut self,
+        pos: &Position,
+        depth: u32,
+        ply: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        if self.out_of_time() {
+            return 0;
+        }
+        if let Some(outcome) = pos.outcome() {
+            return match outcome {
+                Outcome::Draw { .. } => 0,
+                // The side to move has lost; sooner losses score lower,
+                // so the winner takes the quickest win.
+                Outcome::Win { .. } => -WIN + ply,
+            };
+        }
+        if depth == 0 {
+            return evaluate(pos);
+        }
+        let mut best = -WIN;
+        for m in pos.legal_moves() {
+            let mut next = *pos;
+            next.play_unchecked(m);
+            let score = -self.alpha_beta(&next, depth - 1, ply + 1, -beta, -alpha);
+            if self.stopped {
+                return 0;
+            }
+            best = best.max(score);
+            alpha = alpha.max(score);
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+}
+
+/// The move after searching for about `movetime`, or `None` if the game is
+/// over. A cut-short iteration is thrown away, as such players do.
+pub fn best_move(pos: &Position, movetime: Duration) -> Option<Move> {
+    if pos.outcome().is_some() {
+        return None;
+    }
+    let mut root: Vec<(Move, i32)> = pos.legal_moves().iter().map(|&m| (m, 0)).collect();
+    let mut best = root.first()?.0;
+    let mut search = Search {
+        deadline: Instant::now() + movetime.mul_f64(0.95),
+        nodes: 0,
+        stopped: false,
+    };
+    for depth in 1..=u32::from(u8::MAX) {
+        let mut alpha = -WIN - 1;
+        for entry in root.iter_mut() {
+            let mut next = *pos;
+            next.play_unchecked(entry.0);
+            entry.1 = -search.alpha_beta(&next, depth - 1, 1, -WIN - 1, -alpha);
+            if search.stopped {
+                return Some(best);
+            }
+            alpha = alpha.max(entry.1);
+        }
+        // Stable: among equals the earlier-ordered move stays first.
+        root.sort_by_key(|e| std::cmp::Reverse(e.1));
+        best = root[0].0;
+        if root[0].1.abs() >= WIN - 300 {
+            break;
+        }
+    }
+    Some(best)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn position(s: &str) -> Position {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn material_outweighs_mobility_from_the_movers_side() {
+        assert_eq!(evaluate(&Position::START), 0);
+        // Red has one ball more but is boxed in a corner: still ahead.
+        let red = position("rb3/b4/5/5/5 2 0 r 0");
+        assert!(evaluate(&red) > BALL / 2, "{}", evaluate(&red));
+        let black = position("rb3/b4/5/5/5 2 0 b 0");
+        assert_eq!(evaluate(&black), -evaluate(&red));
+    }
+
+    #[test]
+    fn takes_a_capture_that_wins_the_game() {
+        let pos = position("5/5/1rb2/5/5 0 0 r 0");
+        let m = best_move(&pos, Duration::from_millis(50)).unwrap();
+        assert_eq!(m.to_string(), "b3xd3");
+    }
+
+    #[test]
+    fn has_no_move_in_a_finished_game() {
+        let pos = position("5/5/1r3/5/5 0 0 b 0");
+        assert_eq!(best_move(&pos, Duration::from_millis(10)), None);
+    }
+}
