@@ -208,12 +208,14 @@ impl Drop for Server {
     }
 }
 
-/// The next JSON text message of a socket (5 s at most).
+/// The next JSON text message of a socket (10 s at most: a socket opened on
+/// a node that takes over a dead node's game first waits out its 3 s lease,
+/// and a loaded 2-core CI machine once took longer than 5 s).
 pub async fn next(ws: &mut Socket) -> Value {
     loop {
-        let msg = tokio::time::timeout(Duration::from_secs(5), ws.next())
+        let msg = tokio::time::timeout(Duration::from_secs(10), ws.next())
             .await
-            .expect("a message within 5 s")
+            .expect("a message within 10 s")
             .expect("the socket is open")
             .expect("a message");
         if let Message::Text(text) = msg {
