@@ -28,7 +28,7 @@ pub fn answer(tables: &Tables, position: &yote::Position) -> Option<Thought> {
 
 /// A table result on the search's scale: decisive results just inside the
 /// search's own win bound, nearer wins higher; a draw is 0.
-fn score(wdl: Wdl, entry: Entry) -> i32 {
+pub(crate) fn score(wdl: Wdl, entry: Entry) -> i32 {
     let dtc = match entry {
         Entry::Win(d) | Entry::Loss(d) => d,
         Entry::Draw => 0,

@@ -44,6 +44,13 @@ pub trait SearchGame {
     fn quiescence_limits(&self) -> (u32, usize);
     fn play(&self, pos: &Self::Position, m: Self::Move) -> Self::Position;
     fn evaluate(&self, pos: &Self::Position) -> i32;
+    /// The exact value of a position from outside the search (endgame
+    /// tables), scored as at the root: the search adjusts decisive values
+    /// for their distance. `None` where nothing is known.
+    fn known(&self, pos: &Self::Position) -> Option<i32> {
+        let _ = pos;
+        None
+    }
     /// A compact identity of a move for the transposition table.
     fn key(&self, m: Self::Move) -> u32;
     fn history_slot(&self, m: Self::Move) -> usize;

@@ -29,6 +29,9 @@ pub struct Params {
     pub lmr_depth: u32,
     pub lmr_index: usize,
 
+    /// Yoté: whether the search reads the endgame tables at every node they
+    /// cover (they always answer at the root).
+    pub yote_table_probes: bool,
     /// Yoté: a ball on the board or in reserve.
     pub yote_ball: i32,
     /// Yoté: each capture jump available to the side to move.
@@ -74,6 +77,7 @@ impl Default for Params {
             draw_min_ply: 20,
             lmr_depth: 3,
             lmr_index: 4,
+            yote_table_probes: true,
             yote_ball: 100,
             yote_threat_to_move: 60,
             yote_threat_waiting: 25,

@@ -104,7 +104,7 @@ pub fn think(
                 });
                 return thought;
             }
-            let game = Yote::new(params.clone());
+            let game = Yote::with_tables(params.clone(), req.tables.clone());
             let thought = choose(&game, params, pos, req, &style, clock, tt, stop, |i| {
                 report(&convert_info(i, |m| AnyMove::Yote(*m)))
             });

@@ -249,6 +249,9 @@ impl<'a, G: SearchGame> Searcher<'a, G> {
         if let Some(o) = self.game.quick_outcome(pos) {
             return if o == 0 { 0 } else { -(WIN - ply as i32) };
         }
+        if let Some(v) = self.game.known(pos) {
+            return at_ply(v, ply);
+        }
         let hash = self.game.hash(pos);
         if G::REPETITION_DRAWS && self.path.contains(&hash) {
             return 0;
@@ -365,6 +368,9 @@ impl<'a, G: SearchGame> Searcher<'a, G> {
         if let Some(o) = self.game.quick_outcome(pos) {
             return if o == 0 { 0 } else { -(WIN - ply as i32) };
         }
+        if let Some(v) = self.game.known(pos) {
+            return at_ply(v, ply);
+        }
         let stand = self.game.evaluate(pos);
         let (max_plies, width) = self.game.quiescence_limits();
         if stand >= beta || qply >= max_plies || ply >= MAX_PLY {
@@ -452,6 +458,16 @@ impl<'a, G: SearchGame> Searcher<'a, G> {
 
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+}
+
+/// A known value scored as at the root, seen `ply` plies deep: a nearer win
+/// is worth more, a nearer loss less.
+fn at_ply(value: i32, ply: usize) -> i32 {
+    match value.signum() {
+        1 => value - ply as i32,
+        -1 => value + ply as i32,
+        _ => 0,
     }
 }
 

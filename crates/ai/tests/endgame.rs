@@ -132,3 +132,72 @@ fn a_win_whose_budget_is_spent_is_a_draw_and_uncovered_positions_are_searched() 
     let searched = expert(&opening, Some(tables));
     assert!(searched.depth > 0 && searched.nodes > 0);
 }
+
+/// A Red-to-move position of `red` and `black` random balls, reserves empty.
+fn random_position(rng: &mut rand::rngs::SmallRng, red: usize, black: usize) -> Position {
+    use rand::seq::SliceRandom;
+    let mut holes: Vec<u32> = (0..25).collect();
+    holes.shuffle(rng);
+    let set = |hs: &[u32]| hs.iter().fold(0, |acc, h| acc | 1 << h);
+    Position::try_from(Setup {
+        balls: [set(&holes[..red]), set(&holes[red..red + black])],
+        reserve: [0, 0],
+        turn: Color::Red,
+        quiet: 0,
+    })
+    .unwrap()
+}
+
+/// The tables' value after `m`, for the side that played it (1, 0, −1), or
+/// `None` where they do not cover it.
+fn table_value_after(tables: &Tables, p: &Position, m: palabre_rules::yote::Move) -> Option<i8> {
+    let mut child = *p;
+    child.play_unchecked(m);
+    if child.material(child.turn()) == 0 {
+        return Some(1);
+    }
+    let probe = tables.probe(&child).ok()?;
+    Some(match probe.wdl {
+        tables::Wdl::Win => -1,
+        tables::Wdl::Draw => 0,
+        tables::Wdl::Loss => 1,
+    })
+}
+
+#[test]
+fn the_search_reads_the_tables_below_the_root() {
+    use palabre_ai::score::WIN_BOUND;
+    use rand::SeedableRng;
+    let (_dir, tables) = built(5);
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(11);
+    let mut seen = 0;
+    for _ in 0..300 {
+        // Seven balls: beyond the tables, but a capture leads into them.
+        let p = random_position(&mut rng, 4, 3);
+        if p.outcome().is_some() {
+            continue;
+        }
+        let wins = p
+            .legal_moves()
+            .iter()
+            .any(|&m| m.is_capture() && table_value_after(&tables, &p, m) == Some(1));
+        if !wins {
+            continue;
+        }
+        seen += 1;
+        // A capture into a table win: the search scores it as one, in the
+        // tables' band just below its own forced wins.
+        let with = expert(&p, Some(Arc::clone(&tables)));
+        assert!(
+            with.score > WIN_BOUND - 300 && with.score < WIN_BOUND,
+            "{p}: a table win below the root, scored {}",
+            with.score
+        );
+        // Without them the same search finds a real win or a heuristic
+        // score, never one in that band.
+        let without = expert(&p, None);
+        let band = WIN_BOUND - 300..WIN_BOUND;
+        assert!(!band.contains(&without.score), "{p}: {}", without.score);
+    }
+    assert!(seen >= 5, "only {seen} positions with a winning capture");
+}

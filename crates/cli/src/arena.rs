@@ -1,15 +1,16 @@
 //! `palabre arena`: matches between two contestants, sides alternating and
-//! openings varied by seed; prints the result, an Elo difference with its
-//! 95% margin and each side's move times.
+//! level random openings varied by seed; prints the result, an Elo
+//! difference with its 95% margin and each side's move times.
 
 use std::io::Write;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use palabre_ai::Params;
-use palabre_ai::player::AnyPosition;
+use palabre_ai::player::{AnyPosition, think};
+use palabre_ai::tt::Table;
+use palabre_ai::{Level, Limits, Params, Request, SearchLimit};
 use palabre_rules::{GamePosition, Outcome, Record, nsolo, yote};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -103,6 +104,66 @@ impl Arena for nsolo::Position {
 /// times, and the moves as an engine-protocol line.
 type Played = (f64, String, [Vec<Duration>; 2], String);
 
+/// Random plies before the contestants move (two in Yoté, one each; one in
+/// Nsolo), and the depth of the search that judges them: Nsolo's plies are
+/// long and its one random ply rarely decides much.
+fn opening_plies<P: Arena>() -> (usize, u32) {
+    if P::NAME == "yote" { (2, 8) } else { (1, 4) }
+}
+
+/// The most an opening may favour either side: a ball in Yoté, a stone in
+/// Nsolo.
+const OPENING_MARGIN: i32 = 100;
+/// Draws of random plies before an unbalanced opening is kept anyway.
+const OPENING_TRIES: usize = 50;
+
+/// The random opening of a pair of games: redrawn until Expert's search at
+/// a fixed depth finds it level. A random ply that hands a side material
+/// before either contestant has moved decides the game by the dice: the
+/// loser of that game never had a chance, and its paired game only hides
+/// it in the score.
+fn opening<P: Arena>(start: &P, seed: u64, params: &Params) -> anyhow::Result<Record<P>> {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut tt = Table::new(params.tt_bits.min(18));
+    let mut record = Record::new(start.clone());
+    for _ in 0..OPENING_TRIES {
+        record = Record::new(start.clone());
+        for _ in 0..opening_plies::<P>().0 {
+            if record.outcome().is_some() {
+                break;
+            }
+            let Some(m) = record.position().random_move(&mut rng) else {
+                break;
+            };
+            record
+                .play(&m)
+                .map_err(|e| anyhow::anyhow!("opening: {e}"))?;
+        }
+        if record.outcome().is_none() && level(record.position(), params, &mut tt) {
+            break;
+        }
+    }
+    Ok(record)
+}
+
+/// Whether Expert's fixed-depth search finds `position` level.
+fn level<P: Arena>(position: &P, params: &Params, tt: &mut Table) -> bool {
+    let req = Request {
+        position: position.any(),
+        history: Vec::new(),
+        level: Level::Expert,
+        limits: Limits::new().with(SearchLimit::Depth(opening_plies::<P>().1)),
+        seed: 0,
+        tables: None,
+    };
+    let mut single = params.clone();
+    single.threads = 1;
+    think(&req, &single, tt, &AtomicBool::new(false), |_| {})
+        .score
+        .abs()
+        <= OPENING_MARGIN
+}
+
 /// Plays one game; `a_first` tells whether A moves first.
 fn play<P: Arena>(
     start: &P,
@@ -110,21 +171,9 @@ fn play<P: Arena>(
     a_first: bool,
     opening_seed: u64,
     settings: &Settings,
+    params: &Params,
 ) -> anyhow::Result<Played> {
-    let mut rng = SmallRng::seed_from_u64(opening_seed);
-    let mut record = Record::new(start.clone());
-    let opening = if P::NAME == "yote" { 2 } else { 1 };
-    for _ in 0..opening {
-        if record.outcome().is_some() {
-            break;
-        }
-        let Some(m) = record.position().random_move(&mut rng) else {
-            break;
-        };
-        record
-            .play(&m)
-            .map_err(|e| anyhow::anyhow!("opening: {e}"))?;
-    }
+    let mut record = opening(start, opening_seed, params)?;
     let first_mover = record.position().turn();
     let mut times: [Vec<Duration>; 2] = Default::default();
     let [pa, pb] = players;
@@ -226,6 +275,7 @@ fn run_games<P: Arena>(start: &P, settings: &Settings, params: &Params) -> anyho
                             i.is_multiple_of(2),
                             opening_seed,
                             settings,
+                            params,
                         )?;
                         if let Some(file) = &records {
                             // A's score, and the protocol line that replays the game.

@@ -166,7 +166,9 @@ impl Contestant {
 /// A child process speaking the engine protocol.
 pub struct Engine {
     child: Child,
-    input: ChildStdin,
+    /// `None` once closed: an engine behind a wrapper (`tee log | engine`)
+    /// only exits when its input ends, whatever `quit` says.
+    input: Option<ChildStdin>,
     output: BufReader<ChildStdout>,
 }
 
@@ -184,7 +186,7 @@ impl Engine {
         let output = BufReader::new(child.stdout.take().context("engine stdout")?);
         let mut engine = Engine {
             child,
-            input,
+            input: Some(input),
             output,
         };
         engine.send("isready")?;
@@ -193,8 +195,9 @@ impl Engine {
     }
 
     fn send(&mut self, line: &str) -> anyhow::Result<()> {
-        writeln!(self.input, "{line}")?;
-        Ok(self.input.flush()?)
+        let input = self.input.as_mut().context("engine input closed")?;
+        writeln!(input, "{line}")?;
+        Ok(input.flush()?)
     }
 
     fn wait_for(&mut self, prefix: &str) -> anyhow::Result<String> {
@@ -235,9 +238,21 @@ impl Engine {
     }
 }
 
+/// How long an engine may take to exit once told to quit.
+const QUIT_GRACE: Duration = Duration::from_secs(2);
+
 impl Drop for Engine {
     fn drop(&mut self) {
         let _ = self.send("quit");
+        self.input = None;
+        let deadline = std::time::Instant::now() + QUIT_GRACE;
+        while std::time::Instant::now() < deadline {
+            if !matches!(self.child.try_wait(), Ok(None)) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
         let _ = self.child.wait();
     }
 }

@@ -82,45 +82,72 @@ fn refuses_a_records_file_it_cannot_create() {
     assert!(err.contains("records"), "{err}");
 }
 
-/// The p50 move time of a side, from the report's `X move time: p50 …` line.
-fn median_ms(report: &str, side: &str) -> f64 {
-    let line = report
-        .lines()
-        .find(|l| l.starts_with(&format!("{side} move time")))
-        .unwrap_or_else(|| panic!("no {side} move time in {report}"));
-    let p50 = line
-        .split("p50 ")
-        .nth(1)
-        .unwrap()
-        .split(',')
-        .next()
-        .unwrap();
-    let (number, unit) = p50.split_at(p50.find(|c: char| c.is_alphabetic()).unwrap());
-    let scale = match unit {
-        "ns" => 1e-6,
-        "µs" => 1e-3,
-        "ms" => 1.0,
-        "s" => 1e3,
-        other => panic!("unit {other}"),
-    };
-    number.parse::<f64>().unwrap() * scale
+/// An engine command that logs every line the arena sends it to `log`, then
+/// hands it on to `palabre engine`.
+#[cfg(unix)]
+fn logging_engine(dir: &std::path::Path, name: &str) -> (String, std::path::PathBuf) {
+    use std::os::unix::fs::PermissionsExt;
+    let log = dir.join(format!("{name}.log"));
+    let script = dir.join(format!("{name}.sh"));
+    let bin = assert_cmd::cargo::cargo_bin("palabre");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\ntee -a '{}' | exec '{}' engine\n",
+            log.display(),
+            bin.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    (format!("engine:{}", script.display()), log)
 }
 
+/// The budgets of the `go` commands in an engine's log.
+#[cfg(unix)]
+fn budgets(log: &std::path::Path) -> Vec<String> {
+    let text = std::fs::read_to_string(log).unwrap();
+    text.lines()
+        .filter(|l| l.starts_with("go "))
+        .map(str::to_owned)
+        .collect()
+}
+
+#[cfg(unix)]
 #[test]
-fn the_reference_player_takes_each_sides_own_time() {
+fn each_side_is_asked_to_move_in_its_own_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, a_log) = logging_engine(dir.path(), "a");
+    let (b, b_log) = logging_engine(dir.path(), "b");
     let out = Command::cargo_bin("palabre")
         .unwrap()
-        .args(["arena", "yote", "--a", "reference", "--b", "reference"])
-        .args(["--games", "2", "--movetime", "4", "--b-movetime", "40"])
+        .args(["arena", "yote", "--a", &a, "--b", &b])
+        .args(["--games", "2", "--movetime", "7", "--b-movetime", "40"])
         .output()
         .unwrap();
     let report = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{report}");
-    assert!(report.contains("A = reference vs B = reference, 2 games"));
-    // The reference searches until its deadline, so each median sits near
-    // its own budget.
-    let (a, b) = (median_ms(&report, "A"), median_ms(&report, "B"));
-    assert!(a < 5.0 && b > 20.0, "A {a} ms, B {b} ms: {report}");
+    assert!(report.contains("2 games"), "{report}");
+    let (a, b) = (budgets(&a_log), budgets(&b_log));
+    assert!(!a.is_empty() && !b.is_empty(), "A {a:?}, B {b:?}");
+    assert!(a.iter().all(|g| g == "go movetime 7"), "A was asked {a:?}");
+    assert!(b.iter().all(|g| g == "go movetime 40"), "B was asked {b:?}");
+}
+
+#[test]
+fn the_reference_player_plays_a_match() {
+    let out = Command::cargo_bin("palabre")
+        .unwrap()
+        .args(["arena", "yote", "--a", "reference", "--b", "greedy"])
+        .args(["--games", "2", "--movetime", "5"])
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{report}");
+    assert!(
+        report.contains("A = reference vs B = greedy, 2 games"),
+        "{report}"
+    );
 }
 
 #[test]
@@ -134,4 +161,34 @@ fn the_reference_player_plays_yote_only() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("Yoté only"), "{err}");
+}
+
+#[test]
+fn no_random_yote_opening_hands_the_next_side_a_capture() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("games.jsonl");
+    let out = Command::cargo_bin("palabre")
+        .unwrap()
+        .args(["arena", "yote", "--a", "greedy", "--b", "greedy"])
+        .args(["--games", "60", "--movetime", "1", "--seed", "7"])
+        .arg("--records")
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&file).unwrap();
+    let mut openings = 0;
+    for line in text.lines() {
+        let g: Value = serde_json::from_str(line).unwrap();
+        let record = replay(g["position"].as_str().unwrap());
+        // Plies 0 and 1 are the arena's random opening.
+        let after = record.position_at(2).unwrap();
+        assert_eq!(after.jumps_for(after.turn()), 0, "{g}");
+        openings += 1;
+    }
+    assert_eq!(openings, 60);
 }

@@ -96,6 +96,9 @@ impl Choice {
 pub struct Tables {
     dir: PathBuf,
     loaded: HashMap<Material, OnceLock<Vec<u8>>>,
+    /// The most balls of any table present: a search asks about many
+    /// bigger positions, and this answers them without a lookup.
+    max_total: u8,
 }
 
 impl Tables {
@@ -109,9 +112,11 @@ impl Tables {
                 loaded.insert(m, OnceLock::new());
             }
         }
+        let max_total = loaded.keys().map(|m| m.total()).max().unwrap_or(0);
         Ok(Tables {
             dir: dir.to_path_buf(),
             loaded,
+            max_total,
         })
     }
 
@@ -164,6 +169,28 @@ impl Tables {
     pub fn probe(&self, position: &Position) -> Result<Probe, TableError> {
         let entry = self.entry(position)?;
         Ok(Probe {
+            entry,
+            wdl: entry.under_quiet(position.quiet()),
+        })
+    }
+
+    /// The probe of a position whose table is already in memory, else
+    /// `None`: a search never waits for a read.
+    pub fn probe_in_memory(&self, position: &Position) -> Option<Probe> {
+        if position.reserve(Color::Red) + position.reserve(Color::Black) > 0 {
+            return None;
+        }
+        let (mover, other) = (
+            position.balls(position.turn()),
+            position.balls(position.turn().other()),
+        );
+        if mover.count_ones() + other.count_ones() > u32::from(self.max_total) {
+            return None;
+        }
+        let material = Material::of(mover, other)?;
+        let bytes = self.loaded.get(&material)?.get()?;
+        let entry = Entry::decode(bytes[material.index(mover, other) as usize])?;
+        Some(Probe {
             entry,
             wdl: entry.under_quiet(position.quiet()),
         })

@@ -1,24 +1,39 @@
 //! Yoté as the search sees it: moves straight from the rules crate, captures
-//! ordered by the second ball they remove.
+//! ordered by the second ball they remove, and the endgame tables' exact
+//! values wherever a line reaches a position they hold.
 
 mod eval;
+
+use std::sync::Arc;
 
 use palabre_rules::Outcome;
 use palabre_rules::yote::bitboard::Dir;
 use palabre_rules::yote::{Move, Position, Second};
 
+use crate::endgame;
 use crate::game::NOISY;
+use crate::tables::Tables;
 use crate::{Params, SearchGame};
 
-/// The Yoté adapter, holding the evaluation weights.
+/// The Yoté adapter, holding the evaluation weights and, for Expert and
+/// hints, the endgame tables the search reads where it reaches them.
 #[derive(Debug, Clone)]
 pub struct Yote {
     pub params: Params,
+    pub tables: Option<Arc<Tables>>,
 }
 
 impl Yote {
     pub fn new(params: Params) -> Yote {
-        Yote { params }
+        Yote {
+            params,
+            tables: None,
+        }
+    }
+
+    /// A search that scores every position the tables hold exactly.
+    pub fn with_tables(params: Params, tables: Option<Arc<Tables>>) -> Yote {
+        Yote { params, tables }
     }
 }
 
@@ -94,6 +109,14 @@ impl SearchGame for Yote {
 
     fn evaluate(&self, pos: &Position) -> i32 {
         eval::evaluate(pos, &self.params)
+    }
+
+    fn known(&self, pos: &Position) -> Option<i32> {
+        if !self.params.yote_table_probes {
+            return None;
+        }
+        let probe = self.tables.as_deref()?.probe_in_memory(pos)?;
+        Some(endgame::score(probe.wdl, probe.entry))
     }
 
     fn key(&self, m: Move) -> u32 {
