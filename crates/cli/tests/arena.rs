@@ -18,14 +18,15 @@ fn replay(line: &str) -> Record<yote::Position> {
     Record::replay(start, moves).unwrap()
 }
 
-#[test]
-fn records_every_game_with_a_result_its_moves_reach() {
+/// Runs `palabre arena ARGS --records FILE`; the report and the recorded
+/// games.
+fn arena_with_records(args: &str) -> (String, Vec<Value>) {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("games.jsonl");
     let out = Command::cargo_bin("palabre")
         .unwrap()
-        .args(["arena", "yote", "--a", "intermediaire", "--b", "greedy"])
-        .args(["--games", "4", "--movetime", "50", "--threads", "2"])
+        .arg("arena")
+        .args(args.split_whitespace())
         .arg("--records")
         .arg(&file)
         .output()
@@ -35,13 +36,19 @@ fn records_every_game_with_a_result_its_moves_reach() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let report = String::from_utf8(out.stdout).unwrap();
-    assert!(report.contains("4 games"), "{report}");
-    let lines: Vec<Value> = std::fs::read_to_string(&file)
+    let lines = std::fs::read_to_string(&file)
         .unwrap()
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
+    (String::from_utf8(out.stdout).unwrap(), lines)
+}
+
+#[test]
+fn records_every_game_with_a_result_its_moves_reach() {
+    let (report, lines) =
+        arena_with_records("yote --a intermediaire --b greedy --games 4 --movetime 50 --threads 2");
+    assert!(report.contains("4 games"), "{report}");
     assert_eq!(lines.len(), 4);
     let mut games: Vec<u64> = lines.iter().map(|g| g["game"].as_u64().unwrap()).collect();
     games.sort_unstable();
@@ -165,30 +172,13 @@ fn the_reference_player_plays_yote_only() {
 
 #[test]
 fn no_random_yote_opening_hands_the_next_side_a_capture() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("games.jsonl");
-    let out = Command::cargo_bin("palabre")
-        .unwrap()
-        .args(["arena", "yote", "--a", "greedy", "--b", "greedy"])
-        .args(["--games", "60", "--movetime", "1", "--seed", "7"])
-        .arg("--records")
-        .arg(&file)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = std::fs::read_to_string(&file).unwrap();
-    let mut openings = 0;
-    for line in text.lines() {
-        let g: Value = serde_json::from_str(line).unwrap();
+    let (_, games) =
+        arena_with_records("yote --a greedy --b greedy --games 60 --movetime 1 --seed 7");
+    assert_eq!(games.len(), 60);
+    for g in &games {
         let record = replay(g["position"].as_str().unwrap());
         // Plies 0 and 1 are the arena's random opening.
         let after = record.position_at(2).unwrap();
         assert_eq!(after.jumps_for(after.turn()), 0, "{g}");
-        openings += 1;
     }
-    assert_eq!(openings, 60);
 }
