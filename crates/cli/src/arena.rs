@@ -125,6 +125,11 @@ const OPENING_TRIES: usize = 50;
 fn opening<P: Arena>(start: &P, seed: u64, params: &Params) -> anyhow::Result<Record<P>> {
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut tt = Table::new(params.tt_bits.min(18));
+    // One thread, so that the same seed always draws the same opening.
+    let single = Params {
+        threads: 1,
+        ..params.clone()
+    };
     let mut record = Record::new(start.clone());
     for _ in 0..OPENING_TRIES {
         record = Record::new(start.clone());
@@ -139,7 +144,7 @@ fn opening<P: Arena>(start: &P, seed: u64, params: &Params) -> anyhow::Result<Re
                 .play(&m)
                 .map_err(|e| anyhow::anyhow!("opening: {e}"))?;
         }
-        if record.outcome().is_none() && level(record.position(), params, &mut tt) {
+        if record.outcome().is_none() && level(record.position(), &single, &mut tt) {
             break;
         }
     }
@@ -156,9 +161,7 @@ fn level<P: Arena>(position: &P, params: &Params, tt: &mut Table) -> bool {
         seed: 0,
         tables: None,
     };
-    let mut single = params.clone();
-    single.threads = 1;
-    think(&req, &single, tt, &AtomicBool::new(false), |_| {})
+    think(&req, params, tt, &AtomicBool::new(false), |_| {})
         .score
         .abs()
         <= OPENING_MARGIN

@@ -66,6 +66,23 @@ pub struct Probe {
     pub wdl: Wdl,
 }
 
+impl Probe {
+    fn at(entry: Entry, position: &Position) -> Probe {
+        Probe {
+            entry,
+            wdl: entry.under_quiet(position.quiet()),
+        }
+    }
+}
+
+/// The holes of the side to move and of the other side, when both reserves
+/// are empty (only then can the tables hold the position).
+fn board(position: &Position) -> Option<(u32, u32)> {
+    let (me, them) = (position.turn(), position.turn().other());
+    (position.reserve(Color::Red) + position.reserve(Color::Black) == 0)
+        .then(|| (position.balls(me), position.balls(them)))
+}
+
 /// A move and what it leads to, for the side playing it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Choice {
@@ -151,11 +168,8 @@ impl Tables {
 
     /// The stored entry of a position: reserves empty, a ball a side at least.
     pub fn entry(&self, position: &Position) -> Result<Entry, TableError> {
-        let (me, them) = (position.turn(), position.turn().other());
-        if position.reserve(Color::Red) + position.reserve(Color::Black) > 0 {
-            return Err(TableError::NotCovered("a reserve is not empty".into()));
-        }
-        let (mover, other) = (position.balls(me), position.balls(them));
+        let (mover, other) = board(position)
+            .ok_or_else(|| TableError::NotCovered("a reserve is not empty".into()))?;
         let material = Material::of(mover, other)
             .ok_or_else(|| TableError::NotCovered("a side has no ball".into()))?;
         let byte = self.entries(material)?[material.index(mover, other) as usize];
@@ -167,33 +181,20 @@ impl Tables {
 
     /// The entry and the result under the position's quiet count.
     pub fn probe(&self, position: &Position) -> Result<Probe, TableError> {
-        let entry = self.entry(position)?;
-        Ok(Probe {
-            entry,
-            wdl: entry.under_quiet(position.quiet()),
-        })
+        Ok(Probe::at(self.entry(position)?, position))
     }
 
     /// The probe of a position whose table is already in memory, else
     /// `None`: a search never waits for a read.
     pub fn probe_in_memory(&self, position: &Position) -> Option<Probe> {
-        if position.reserve(Color::Red) + position.reserve(Color::Black) > 0 {
-            return None;
-        }
-        let (mover, other) = (
-            position.balls(position.turn()),
-            position.balls(position.turn().other()),
-        );
+        let (mover, other) = board(position)?;
         if mover.count_ones() + other.count_ones() > u32::from(self.max_total) {
             return None;
         }
         let material = Material::of(mover, other)?;
         let bytes = self.loaded.get(&material)?.get()?;
         let entry = Entry::decode(bytes[material.index(mover, other) as usize])?;
-        Some(Probe {
-            entry,
-            wdl: entry.under_quiet(position.quiet()),
-        })
+        Some(Probe::at(entry, position))
     }
 
     /// Every legal move with what it leads to, best first; empty when the
