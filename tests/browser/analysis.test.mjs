@@ -1,19 +1,21 @@
 // « Analyser » on the replay page: a short Yoté game with a known blunder
-// (Black's 1… c4 lets Red jump c3xc5), analysed by the browser's engine.
+// (Black's 1… e2 lets Red jump e1xe3), analysed by the browser's engine.
 // The command line's analysis of the same record is the reference: the
 // browser must mark the same ply and name the same best move.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { dirname, resolve } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { api, browserMissing, launch, newPage, shot, startServer } from './harness.mjs';
 
 const skip = browserMissing();
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = process.env.PALABRE_BIN ? resolve(process.env.PALABRE_BIN) : resolve(here, '../../target/debug/palabre');
-// Ply 2 (c4) is the blunder; the others are the best move or close to it.
-const MOVES = ['c3', 'c4', 'c3xc5/r', 'd2', 'a1'];
+// Ply 2 (e2) is the blunder; the others are the best move or close to it.
+const MOVES = ['e1', 'e2', 'e1xe3/r', 'a1', 'a5'];
 const BLUNDER = 2;
 
 async function playGame(base) {
@@ -122,5 +124,47 @@ test('an imported record is analysed under the import box, with the same mark', 
   } finally {
     await browser.close();
     await server.stop();
+  }
+});
+
+test('with the server’s endgame tables, an ending says « gagnant en N »', { skip }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'palabre-tables-'));
+  const built = spawnSync(BIN, ['tables', 'build', '--max', '4', '--dir', dir], { encoding: 'utf8', timeout: 60000 });
+  assert.equal(built.status, 0, built.stderr);
+  // Red steps while Black keeps a ball in reserve (outside the tables);
+  // Black places it: three balls, both reserves empty, Red to move.
+  const record = '[Game "yote"]\n[Start "5/5/2r2/2b2/5 0 1 r 0"]\n\n1. c3-b3 e5\n';
+  const probe = spawnSync(BIN, ['tables', 'probe', '--dir', dir, '--fen', '4b/5/1r3/2b2/5 0 0 r 2'], { encoding: 'utf8' });
+  const [, value] = probe.stdout.match(/^value: (win|loss|draw) for red/m);
+  const [, dtc] = probe.stdout.match(/^dtc: (\d+)/m) || [];
+  const expected = value === 'draw'
+    ? 'Tables\u00a0: nulle'
+    : `Tables\u00a0: gagnant en ${dtc} pour les ${value === 'win' ? 'Rouges' : 'Noires'}`;
+  const server = await startServer({ args: ['--tables', dir] });
+  const browser = await launch();
+  try {
+    const page = await newPage(browser);
+    await page.goto(`${server.base}/parties`);
+    await page.fill('#import-text', record);
+    await page.click('#import-btn');
+    await page.waitForSelector('#import-view [data-viewer][data-ply="0"]');
+    await page.click('#analyse');
+    await page.waitForSelector('#analysis[data-tables="1"]', { timeout: 60000 });
+    await page.waitForSelector('#analysis[data-analysis="done"]', { timeout: 60000 });
+    const aside = page.locator('[data-viewer-aside]');
+    for (const ply of [1, 2]) {
+      await page.locator('[data-go="next"]').click();
+      await page.waitForSelector(`[data-viewer][data-ply="${ply}"]:not([data-animating])`);
+    }
+    assert.equal(await aside.textContent(), expected);
+    await shot(page, 'analysis-tables');
+    // The position before it is outside the tables: only the best move.
+    await page.locator('[data-go="prev"]').click();
+    await page.waitForSelector('[data-viewer][data-ply="1"]:not([data-animating])');
+    assert.match(await aside.textContent(), /^Meilleur coup\u00a0: \S+$/);
+  } finally {
+    await browser.close();
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
   }
 });

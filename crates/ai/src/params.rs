@@ -32,7 +32,15 @@ pub struct Params {
     /// Yoté: whether the search reads the endgame tables at every node they
     /// cover (they always answer at the root).
     pub yote_table_probes: bool,
-    /// Yoté: a ball on the board or in reserve.
+    /// Yoté: the transposition table tells positions apart by their quiet
+    /// count too (the evaluation fades with it and the draw comes at 120).
+    pub yote_hash_quiet: bool,
+    /// Yoté: in a position the tables call drawn, play the drawing move
+    /// that leaves the opponent the most losing replies.
+    pub yote_table_swindle: bool,
+    /// Yoté: a ball on the board or in reserve. It sets the scale; the
+    /// weights after it were fitted to game results (`examples/texel.rs`,
+    /// docs/strength.md), so the values say what won games, not a theory.
     pub yote_ball: i32,
     /// Yoté: each capture jump available to the side to move.
     pub yote_threat_to_move: i32,
@@ -42,8 +50,26 @@ pub struct Params {
     pub yote_mobility: i32,
     /// Yoté: penalty for a side with an empty reserve and at most one step.
     pub yote_lock_danger: i32,
-    /// Yoté: a ball kept in reserve (flexibility: it can go anywhere).
+    /// Yoté: a ball still in reserve, on top of its worth as a ball (it
+    /// goes anywhere, and the side with more to place moves last into the
+    /// filling board).
     pub yote_reserve_bonus: i32,
+    /// Yoté, while a side still places: each hole it can fill without
+    /// being jumped at once (to move, waiting).
+    pub yote_safe_to_move: i32,
+    pub yote_safe_waiting: i32,
+    /// Yoté: each reserve ball of a side beyond its safe holes: it will
+    /// have to be placed where it can be taken (to move, waiting).
+    pub yote_short_to_move: i32,
+    pub yote_short_waiting: i32,
+    /// Yoté: each line through one of a side's balls with both holes free
+    /// (an enemy ball on one side would threaten it; to move, waiting).
+    pub yote_exposed_to_move: i32,
+    pub yote_exposed_waiting: i32,
+    /// Yoté, while a side still places: each hole where its ball would
+    /// threaten a jump at once (to move, waiting).
+    pub yote_attack_to_move: i32,
+    pub yote_attack_waiting: i32,
     /// Yoté: the evaluation fades to 0 over the last this many quiet plies.
     pub yote_quiet_fade: i32,
 
@@ -78,12 +104,22 @@ impl Default for Params {
             lmr_depth: 3,
             lmr_index: 4,
             yote_table_probes: true,
+            yote_table_swindle: true,
+            yote_hash_quiet: true,
             yote_ball: 100,
             yote_threat_to_move: 60,
-            yote_threat_waiting: 25,
-            yote_mobility: 3,
-            yote_lock_danger: 80,
-            yote_reserve_bonus: 4,
+            yote_threat_waiting: 108,
+            yote_mobility: -2,
+            yote_lock_danger: 100,
+            yote_reserve_bonus: 217,
+            yote_safe_to_move: 68,
+            yote_safe_waiting: 75,
+            yote_short_to_move: 301,
+            yote_short_waiting: 90,
+            yote_exposed_to_move: -8,
+            yote_exposed_waiting: -4,
+            yote_attack_to_move: 53,
+            yote_attack_waiting: 57,
             yote_quiet_fade: 60,
             nsolo_stone: 100,
             nsolo_mobile_pit: 6,

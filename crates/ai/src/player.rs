@@ -93,7 +93,10 @@ pub fn think(
     tt.clear();
     match &req.position {
         AnyPosition::Yote(pos) => {
-            let known = req.tables.as_deref().and_then(|t| endgame::answer(t, pos));
+            let known = req
+                .tables
+                .as_deref()
+                .and_then(|t| endgame::answer(t, pos, params.yote_table_swindle));
             if let Some(thought) = known {
                 report(&Info {
                     depth: thought.depth,

@@ -21,6 +21,10 @@ fn built(max: u8) -> (tempfile::TempDir, Arc<Tables>) {
 }
 
 fn expert(p: &Position, tables: Option<Arc<Tables>>) -> Thought {
+    expert_with(p, tables, &Params::default())
+}
+
+fn expert_with(p: &Position, tables: Option<Arc<Tables>>, params: &Params) -> Thought {
     let req = Request {
         position: AnyPosition::Yote(*p),
         history: Vec::new(),
@@ -31,7 +35,7 @@ fn expert(p: &Position, tables: Option<Arc<Tables>>) -> Thought {
     };
     think(
         &req,
-        &Params::default(),
+        params,
         &mut Table::new(12),
         &AtomicBool::new(false),
         |_| {},
@@ -200,4 +204,64 @@ fn the_search_reads_the_tables_below_the_root() {
         assert!(!band.contains(&without.score), "{p}: {}", without.score);
     }
     assert!(seen >= 5, "only {seen} positions with a winning capture");
+}
+
+/// How many of the opponent's replies to `m` the tables call lost for it.
+fn traps(tables: &Tables, p: &Position, m: palabre_rules::yote::Move) -> usize {
+    let mut child = *p;
+    child.play_unchecked(m);
+    let replies = tables.choices(&child).unwrap();
+    replies
+        .iter()
+        .filter(|r| r.wdl == tables::Wdl::Loss)
+        .count()
+}
+
+#[test]
+fn in_a_drawn_ending_expert_keeps_the_draw_with_the_most_traps() {
+    let (_dir, tables) = built(4);
+    let material = Material::new(2, 2).unwrap();
+    // The first drawn 2v2 position where the tables' first drawing move is
+    // not the one that leaves the most losing replies.
+    let found = (0..material.size()).find_map(|i| {
+        let (red, black) = material.unindex(i);
+        let p = Position::try_from(Setup {
+            balls: [red, black],
+            reserve: [0, 0],
+            turn: Color::Red,
+            quiet: 0,
+        })
+        .ok()?;
+        if tables.probe(&p).ok()?.wdl != tables::Wdl::Draw {
+            return None;
+        }
+        let drawing: Vec<_> = tables
+            .choices(&p)
+            .ok()?
+            .into_iter()
+            .filter(|c| c.wdl == tables::Wdl::Draw)
+            .map(|c| (c.mv, traps(&tables, &p, c.mv)))
+            .collect();
+        let most = drawing.iter().map(|d| d.1).max()?;
+        (drawing[0].1 < most).then_some((p, drawing, most))
+    });
+    let (p, drawing, most) = found.expect("a drawn 2v2 with a better trap than the first draw");
+    let mut params = Params {
+        yote_table_swindle: false,
+        ..Params::default()
+    };
+    let plain = expert_with(&p, Some(Arc::clone(&tables)), &params);
+    assert_eq!(
+        yote_move(&plain),
+        drawing[0].0,
+        "without it: the tables' first move"
+    );
+    params.yote_table_swindle = true;
+    let swindle = yote_move(&expert_with(&p, Some(Arc::clone(&tables)), &params));
+    let chosen = drawing.iter().find(|d| d.0 == swindle);
+    assert_eq!(
+        chosen.map(|d| d.1),
+        Some(most),
+        "{p}: {swindle} among {drawing:?}"
+    );
 }

@@ -12,9 +12,10 @@ use clap::Args;
 use palabre_ai::analysis::{self, Analysable, PlyReport};
 use palabre_ai::level::GameKind;
 use palabre_ai::nsolo::Nsolo;
+use palabre_ai::tables::Tables;
 use palabre_ai::yote::Yote;
 use palabre_ai::{Limits, Params, SearchLimit};
-use palabre_rules::{GamePosition, Record};
+use palabre_rules::{GamePosition, Record, yote};
 use serde_json::Value;
 
 use crate::Failure;
@@ -30,6 +31,10 @@ pub struct AnalyseArgs {
     /// and 5 for Nsolo).
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=64))]
     depth: Option<u32>,
+    /// Yoté endgame tables: the search reads them, and each line says what
+    /// they know of the position after the move (`"tables"`).
+    #[arg(long, value_name = "DIR")]
+    tables: Option<PathBuf>,
     /// The exported record (`/api/games/{id}/export`), or `-` for stdin.
     file: PathBuf,
 }
@@ -41,11 +46,24 @@ pub fn run(args: &AnalyseArgs) -> Result<(), Failure> {
     match &game {
         RecordText::Yote(record) => {
             let limits = limits(args, GameKind::Yote);
-            print(&Yote::new(params.clone()), record, &limits, &params)
+            let tables = match &args.tables {
+                Some(dir) => Some(crate::engine::open_tables(dir).map_err(Failure::Other)?),
+                None => None,
+            };
+            let game = Yote::with_tables(params.clone(), tables.clone());
+            print(&game, record, &limits, &params, |ply| {
+                tables.as_deref().map(|t| verdict(t, record, ply))
+            })
         }
         RecordText::Nsolo(record) => {
             let limits = limits(args, GameKind::Nsolo);
-            print(&Nsolo::new(params.clone()), record, &limits, &params)
+            print(
+                &Nsolo::new(params.clone()),
+                record,
+                &limits,
+                &params,
+                |_| None,
+            )
         }
     }
 }
@@ -100,18 +118,41 @@ fn limits(args: &AnalyseArgs, kind: GameKind) -> Limits {
     Limits::new().with(limit)
 }
 
-/// Prints each ply's line as soon as it is analysed.
+/// What the tables say of the position after ply `ply` (from 1), from the
+/// mover's side: `{"result":"win","dtc":12}`, or `null` where they do not
+/// hold it.
+fn verdict(tables: &Tables, record: &Record<yote::Position>, ply: usize) -> String {
+    let Some(probe) = record
+        .position_at(ply)
+        .and_then(|after| tables.probe(after).ok())
+    else {
+        return "null".to_owned();
+    };
+    let dtc = probe
+        .distance()
+        .map_or_else(|| "null".to_owned(), |d| d.to_string());
+    format!("{{\"result\":\"{}\",\"dtc\":{dtc}}}", probe.wdl.flip())
+}
+
+/// Prints each ply's line as soon as it is analysed; `extra` gives the
+/// `tables` field of a ply, when the analysis has tables.
 fn print<P: GamePosition, G: Analysable<P>>(
     game: &G,
     record: &Record<P>,
     limits: &Limits,
     params: &Params,
+    extra: impl Fn(usize) -> Option<String>,
 ) -> Result<(), Failure> {
     let mut out = BufWriter::new(std::io::stdout().lock());
     let mut written = Ok(());
     analysis::analyse_each(game, record, limits, params, |report| {
         if written.is_ok() {
-            written = writeln!(out, "{}", json_line(&report)).and_then(|()| out.flush());
+            let mut line = json_line(&report);
+            if let Some(value) = extra(report.ply) {
+                line.pop();
+                line.push_str(&format!(",\"tables\":{value}}}"));
+            }
+            written = writeln!(out, "{line}").and_then(|()| out.flush());
         }
     });
     Ok(written?)

@@ -8,10 +8,11 @@ mod run;
 use serde_json::Value;
 
 /// Red places c3, Black c4 beside it (Red may now jump c3xc5), Red plays a
-/// quiet a1 instead, and Black jumps c4xc2: two balls thrown away.
+/// quiet a1 instead, and Black jumps c4xc2 (its second ball from Red's
+/// reserve): two balls thrown away.
 const BLUNDER: &str = "[Game \"yote\"]\n[Size \"5\"]\n[Start \"5/5/5/5/5 12 12 r 0\"]\n\
     [Date \"2026.11.30\"]\n[TimeControl \"none\"]\n[Red \"ana\"]\n[Black \"bo\"]\n\
-    [Result \"*\"]\n\n1. c3 c4\n2. a1 c4xc2/a1\n";
+    [Result \"*\"]\n\n1. c3 c4\n2. a1 c4xc2/r\n";
 
 /// The first plies of a 4×8 game, captures with bonuses included.
 const NSOLO: &str = "[Game \"nsolo\"]\n[Size \"8\"]\n[Result \"*\"]\n\n\
@@ -59,7 +60,7 @@ fn a_thrown_away_capture_is_a_blunder() {
     assert!(quiet["eval"].as_i64().unwrap() <= -200, "{quiet}");
     // Black's capture is the best move, so it is not marked.
     let capture = &plies[3];
-    assert_eq!(capture["move"], "c4xc2/a1");
+    assert_eq!(capture["move"], "c4xc2/r");
     assert_eq!(capture["best"], capture["move"]);
     assert_eq!(capture["mark"], Value::Null);
     assert!(capture["eval"].as_i64().unwrap() >= 100, "{capture}");
@@ -117,4 +118,61 @@ fn bad_records_are_refused_with_nothing_on_stdout() {
         assert!(err.contains(message), "{err:?} should say {message:?}");
         assert_eq!(err.lines().count(), 1, "{err}");
     }
+}
+
+/// Builds the Yoté tables up to `max` balls in a directory of this test's own.
+fn tables(name: &str, max: u8) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("palabre-{name}-{}", std::process::id()));
+    let max = max.to_string();
+    let (code, _, err) = run::palabre(
+        &[
+            "tables",
+            "build",
+            "--max",
+            &max,
+            "--dir",
+            dir.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    dir
+}
+
+#[test]
+fn with_tables_each_line_says_what_they_know_of_the_position_after_the_move() {
+    let dir = tables("analyse-tables", 4);
+    let dir = dir.to_str().unwrap();
+    // Red steps while Black still holds a ball in reserve (outside the
+    // tables), then Black places it: three balls, both reserves empty.
+    let start = "5/5/2r2/2b2/5 0 1 r 0";
+    let record = format!("[Game \"yote\"]\n[Start \"{start}\"]\n\n1. c3-b3 e5\n");
+    let (code, out, err) = analyse(&["--depth", "2", "--tables", dir, "-"], &record);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert_eq!(lines[0]["tables"], Value::Null, "a reserve is not empty");
+    // The tables' own word on the position after e5, for Red to move; the
+    // line speaks for the mover, Black.
+    let (_, after, _) = run::palabre(&["replay", "yote", "--fen", start, "c3-b3", "e5"], "");
+    let fen = after.lines().next().unwrap().strip_prefix("fen: ").unwrap();
+    let (code, probe, err) = run::palabre(&["tables", "probe", "--dir", dir, "--fen", fen], "");
+    assert_eq!(code, 0, "{err}");
+    let for_red = probe.lines().next().unwrap();
+    let flipped = [("win", "loss"), ("draw", "draw"), ("loss", "win")]
+        .into_iter()
+        .find(|(red, _)| for_red.starts_with(&format!("value: {red}")))
+        .map(|(_, black)| black)
+        .unwrap_or_else(|| panic!("{probe}"));
+    assert_eq!(lines[1]["tables"]["result"], flipped, "{out}\n{probe}");
+    let dtc = probe
+        .lines()
+        .find_map(|l| l.strip_prefix("dtc: "))
+        .and_then(|l| l.split_whitespace().next())
+        .and_then(|d| d.parse::<u64>().ok());
+    assert_eq!(lines[1]["tables"]["dtc"].as_u64(), dtc, "{out}\n{probe}");
+    assert!(out.lines().all(|l| l.starts_with("{\"ply\":")), "{out}");
 }

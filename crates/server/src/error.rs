@@ -23,6 +23,8 @@ pub enum AppError {
     Forbidden(&'static str),
     #[error("no such game")]
     NotFound,
+    #[error("this server has no endgame tables")]
+    NoTables,
     #[error("the game is at ply {current}, not {given}")]
     StalePly { current: usize, given: usize },
     #[error("it is not your turn")]
@@ -129,7 +131,7 @@ impl AppError {
             AppError::WrongSeat | AppError::ForbiddenOrigin | AppError::Forbidden(_) => {
                 StatusCode::FORBIDDEN
             }
-            AppError::NotFound => StatusCode::NOT_FOUND,
+            AppError::NotFound | AppError::NoTables => StatusCode::NOT_FOUND,
             AppError::StalePly { .. }
             | AppError::NotYourTurn
             | AppError::GameOver
@@ -168,6 +170,7 @@ impl AppError {
             AppError::ForbiddenOrigin => "forbidden_origin",
             AppError::Forbidden(_) => "forbidden",
             AppError::NotFound => "not_found",
+            AppError::NoTables => "no_tables",
             AppError::StalePly { .. } => "stale_ply",
             AppError::NotYourTurn => "not_your_turn",
             AppError::GameOver => "game_over",

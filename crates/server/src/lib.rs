@@ -25,6 +25,7 @@ pub mod clock;
 pub mod cluster;
 pub mod config;
 pub mod domain;
+pub mod endgame_tables;
 pub mod engine_files;
 pub mod error;
 pub mod game;
@@ -71,6 +72,7 @@ pub fn app(state: AppState) -> Router {
         .merge(archive::router())
         .merge(upload::router())
         .merge(status::router())
+        .merge(endgame_tables::router())
         .merge(pages::router())
         .merge(engine_files::router())
         .merge(pwa::router())

@@ -81,6 +81,11 @@ impl Thinker {
         }
     }
 
+    /// The tables themselves, for looking positions up.
+    pub fn tables(&self) -> Option<Arc<Tables>> {
+        self.tables.clone()
+    }
+
     fn pool(&self, lane: Lane) -> &Pool {
         match lane {
             Lane::Quick => &self.quick,

@@ -423,6 +423,7 @@ async fn the_document_is_openapi_3_1_with_its_components() {
         "NewChallenge",
         "Upload",
         "UploadEnd",
+        "ProbeRequest",
     ] {
         assert_eq!(
             components["schemas"][body]["additionalProperties"],

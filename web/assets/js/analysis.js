@@ -12,10 +12,14 @@ import { errorText } from './errors.js';
 import { EvalGraph, FORCED } from './eval-graph.js';
 import { cellsOf } from './places.js';
 import { el } from './online.js';
+import { probeTables } from './api.js';
 
 const SIGNS = { inaccuracy: '?!', mistake: '?', blunder: '??' };
 /** The side whose point of view the graph takes. */
 const FIRST = { yote: 'red', nsolo: 'south' };
+const OTHER = { red: 'black', black: 'red' };
+/** Positions a request to the endgame tables asks about (the server takes 300). */
+const TABLES_CHUNK = 100;
 
 /** The engine's record of a replayed game (frame 0's position, then each frame's move). */
 export function record(id, data) {
@@ -41,6 +45,7 @@ export class Analysis {
     this.frames = viewer.frames;
     this.total = this.frames.length - 1;
     this.lines = []; // by ply, from 1
+    this.verdicts = []; // by frame: what the server's endgame tables say, or null
     this.state = 'idle'; // idle | running | done | failed
     this.error = null;
     this.graph = null;
@@ -69,6 +74,7 @@ export class Analysis {
     this.graph = new EvalGraph(graph, this.total, (ply) => this.viewer.jump(ply));
     this.graph.cursor(this.viewer.i);
     this.labels();
+    this.askTables();
     try {
       await call('analyse', [record(this.id, this.data), { depth: 0, movetime: 0 }], (line) => this.add(line));
       this.state = 'done';
@@ -121,11 +127,41 @@ export class Analysis {
     return f.format(v / 100);
   }
 
-  // The viewed frame changed: its best move (the next ply's line).
+  // Yoté endings: the server's tables know the exact result. A server
+  // without tables (404) or no server at all (offline) leaves them out.
+  async askTables() {
+    if (this.data.game !== 'yote' || this.verdicts.length) return;
+    const fens = this.frames.map((f) => f.fen);
+    const verdicts = [];
+    try {
+      for (let i = 0; i < fens.length; i += TABLES_CHUNK) {
+        verdicts.push(...(await probeTables(fens.slice(i, i + TABLES_CHUNK))).positions);
+      }
+    } catch {
+      return;
+    }
+    this.verdicts = verdicts;
+    this.els.section.dataset.tables = String(verdicts.filter(Boolean).length);
+    this.follow(this.viewer.i);
+  }
+
+  // « gagnant en N pour les Rouges » / « nulle », from the side to move of frame i.
+  tablesText(i) {
+    const v = this.verdicts[i];
+    if (!v) return '';
+    if (v.result === 'draw') return t('analysis.tables.draw');
+    const mover = this.frames[i].turn;
+    const winner = v.result === 'win' ? mover : OTHER[mover];
+    return t('analysis.tables.win', { n: v.dtc, side: t(`side.${winner}`) });
+  }
+
+  // The viewed frame changed: its best move (the next ply's line) and what
+  // the tables say of it.
   follow(i) {
     this.graph?.cursor(i);
     const next = this.lines[i + 1];
-    this.viewer.setAside(next ? t('analysis.best', { move: next.best }) : '');
+    const parts = [next ? t('analysis.best', { move: next.best }) : '', this.tablesText(i)];
+    this.viewer.setAside(parts.filter(Boolean).join(' · '));
   }
 
   status() {

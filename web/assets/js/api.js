@@ -55,6 +55,7 @@ export const records = () => call('GET', '/api/records');
 export const replay = (id) => call('GET', `${game(id)}/replay`);
 export const importText = (text) => call('POST', '/api/import', { text });
 export const uploadRecord = (body) => call('POST', '/api/records', { body });
+export const probeTables = (positions) => call('POST', '/api/tables/yote', { body: { positions } });
 export const exportUrl = (id) => `${game(id)}/export`;
 export const socketUrl = (id) => `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${game(id)}/ws`;
 

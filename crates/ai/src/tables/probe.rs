@@ -67,6 +67,15 @@ pub struct Probe {
 }
 
 impl Probe {
+    /// Plies to the capture (or the end) that keeps a win or a loss, as
+    /// Syzygy's DTZ; `None` for a draw.
+    pub fn distance(&self) -> Option<u8> {
+        match self.wdl {
+            Wdl::Draw => None,
+            _ => self.entry.dtc(),
+        }
+    }
+
     fn at(entry: Entry, position: &Position) -> Probe {
         Probe {
             entry,

@@ -1,32 +1,179 @@
-//! The Yoté evaluation, from the side to move's point of view: material,
-//! capture threats (worth more to the side about to move), room to move and
-//! the danger of being shut in (Ndar-Kepp).
+//! The Yoté evaluation, from the side to move's point of view: a weighted
+//! sum of [`Features`] (material, capture threats, room to move, the danger
+//! of being shut in, and how the board's free holes serve each side's
+//! remaining placements), fading to the draw as the quiet count nears 120.
+//!
+//! The features are public so that `examples/texel.rs` can fit their
+//! weights to game results with the very function the search uses.
 
+use palabre_rules::yote::bitboard::Dir;
 use palabre_rules::yote::{Color, Position, QUIET_LIMIT};
 
 use crate::Params;
 
-/// Terms that are the same whoever is to move.
-fn side_terms(pos: &Position, color: Color, p: &Params) -> i32 {
-    let steps = pos.steps_for(color) as i32;
+/// How many features the evaluation weighs.
+pub const FEATURES: usize = 14;
+
+/// The features' names, in [`Features`] order, as `Params` fields.
+pub const NAMES: [&str; FEATURES] = [
+    "yote_ball",
+    "yote_threat_to_move",
+    "yote_threat_waiting",
+    "yote_mobility",
+    "yote_lock_danger",
+    "yote_reserve_bonus",
+    "yote_safe_to_move",
+    "yote_safe_waiting",
+    "yote_short_to_move",
+    "yote_short_waiting",
+    "yote_exposed_to_move",
+    "yote_exposed_waiting",
+    "yote_attack_to_move",
+    "yote_attack_waiting",
+];
+
+/// One position's features, side to move first where a pair differs by
+/// who moves next.
+pub type Features = [i32; FEATURES];
+
+/// The weights of [`Features`], read from `p`.
+pub fn weights(p: &Params) -> Features {
+    [
+        p.yote_ball,
+        p.yote_threat_to_move,
+        p.yote_threat_waiting,
+        p.yote_mobility,
+        p.yote_lock_danger,
+        p.yote_reserve_bonus,
+        p.yote_safe_to_move,
+        p.yote_safe_waiting,
+        p.yote_short_to_move,
+        p.yote_short_waiting,
+        p.yote_exposed_to_move,
+        p.yote_exposed_waiting,
+        p.yote_attack_to_move,
+        p.yote_attack_waiting,
+    ]
+}
+
+/// Empty holes where a ball of `color` would stand next to an enemy ball
+/// with a free hole behind it: placed there, it can be jumped at once.
+fn unsafe_holes(pos: &Position, color: Color) -> u32 {
+    let (enemy, empty) = (pos.balls(color.other()), pos.empty());
+    let [n, s, e, w] = Dir::ALL;
+    let covered =
+        |a: Dir, b: Dir| (a.shift(enemy) & b.shift(empty)) | (b.shift(enemy) & a.shift(empty));
+    empty & (covered(n, s) | covered(e, w))
+}
+
+/// What `color` has to place with: the holes it can fill without being
+/// jumped at once, and how many of its reserve balls those holes cannot
+/// take (each will have to go where it can be captured, or wait for room).
+fn placement(pos: &Position, color: Color) -> (i32, i32) {
     let reserve = i32::from(pos.reserve(color));
-    let mut score = pos.material(color) as i32 * p.yote_ball
-        + steps * p.yote_mobility
-        + reserve * p.yote_reserve_bonus;
-    if reserve == 0 && steps + pos.jumps_for(color) as i32 <= 1 {
-        score -= p.yote_lock_danger;
+    if reserve == 0 {
+        return (0, 0);
     }
-    score
+    let safe = (pos.empty() & !unsafe_holes(pos, color)).count_ones() as i32;
+    (safe, (reserve - safe).max(0))
+}
+
+/// Empty holes where a ball `color` places would threaten a jump at once,
+/// if it still has a ball to place.
+fn attacks(pos: &Position, color: Color) -> i32 {
+    if pos.reserve(color) == 0 {
+        return 0;
+    }
+    let (enemy, empty) = (pos.balls(color.other()), pos.empty());
+    let from = Dir::ALL
+        .iter()
+        .fold(0, |all, d| all | d.shift(enemy & d.shift(empty)));
+    (empty & from).count_ones() as i32
+}
+
+/// Balls of `color` with a free hole on both sides along a line: an enemy
+/// ball placed or stepped on one side threatens to jump it into the other.
+fn exposed(pos: &Position, color: Color) -> i32 {
+    let (own, empty) = (pos.balls(color), pos.empty());
+    let [n, s, e, w] = Dir::ALL;
+    let open = |a: Dir, b: Dir| (own & a.shift(empty) & b.shift(empty)).count_ones() as i32;
+    open(n, s) + open(e, w)
+}
+
+fn locked(pos: &Position, color: Color) -> i32 {
+    i32::from(pos.reserve(color) == 0 && pos.steps_for(color) + pos.jumps_for(color) <= 1)
+}
+
+/// The features of `pos`, from the side to move's point of view.
+pub fn features(pos: &Position) -> Features {
+    let me = pos.turn();
+    let them = me.other();
+    let (safe_me, short_me) = placement(pos, me);
+    let (safe_them, short_them) = placement(pos, them);
+    [
+        pos.material(me) as i32 - pos.material(them) as i32,
+        pos.jumps_for(me) as i32,
+        -(pos.jumps_for(them) as i32),
+        pos.steps_for(me) as i32 - pos.steps_for(them) as i32,
+        locked(pos, them) - locked(pos, me),
+        i32::from(pos.reserve(me)) - i32::from(pos.reserve(them)),
+        safe_me,
+        -safe_them,
+        -short_me,
+        short_them,
+        -exposed(pos, me),
+        exposed(pos, them),
+        attacks(pos, me),
+        -attacks(pos, them),
+    ]
 }
 
 pub fn evaluate(pos: &Position, p: &Params) -> i32 {
-    let me = pos.turn();
-    let them = me.other();
-    let threats = pos.jumps_for(me) as i32 * p.yote_threat_to_move
-        - pos.jumps_for(them) as i32 * p.yote_threat_waiting;
-    let score = side_terms(pos, me, p) - side_terms(pos, them, p) + threats;
+    let f = features(pos);
+    let score: i32 = f.iter().zip(weights(p)).map(|(f, w)| f * w).sum();
     // Fade towards the draw as the quiet-move count nears 120, so the side
     // ahead presses for a capture instead of shuffling.
     let left = i32::from(QUIET_LIMIT - pos.quiet());
     score * left.min(p.yote_quiet_fade) / p.yote_quiet_fade
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(fen: &str) -> Position {
+        fen.parse().unwrap()
+    }
+
+    #[test]
+    fn on_the_empty_board_every_hole_is_safe() {
+        let f = features(&Position::default());
+        assert_eq!(&f[..6], &[0; 6], "nothing to tell the sides apart");
+        assert_eq!(f[6], 25, "every hole is safe on an empty board");
+        assert_eq!(f[7], -25);
+        assert_eq!((f[8], f[9], f[10], f[11]), (0, 0, 0, 0));
+    }
+
+    #[test]
+    fn the_score_is_the_weighted_sum_faded_by_the_quiet_count() {
+        let p = Params::default();
+        let fresh = pos("5/5/2r2/5/5 11 12 b 1");
+        let f = features(&fresh);
+        let sum: i32 = f.iter().zip(weights(&p)).map(|(f, w)| f * w).sum();
+        assert_eq!(evaluate(&fresh, &p), sum);
+        let late = pos("5/5/2r2/5/5 11 12 b 90");
+        assert_eq!(evaluate(&late, &p), sum * 30 / p.yote_quiet_fade);
+    }
+
+    #[test]
+    fn a_lone_ball_makes_its_neighbours_unsafe_and_is_exposed_twice() {
+        // Black to move; red's ball on c3 could jump a black ball placed on
+        // any of its four neighbours.
+        let f = features(&pos("5/5/2r2/5/5 11 12 b 1"));
+        assert_eq!((f[6], f[7]), (20, -24), "safe holes: black, red");
+        assert_eq!((f[10], f[11]), (0, 2), "exposed: black, red");
+        assert_eq!((f[12], f[13]), (4, 0), "attacking holes: black, red");
+        let f = features(&pos("5/5/2r2/5/5 1 2 b 1"));
+        assert_eq!((f[8], f[9]), (0, 0), "room for every reserve ball");
+    }
 }

@@ -2,7 +2,7 @@
 //! ordered by the second ball they remove, and the endgame tables' exact
 //! values wherever a line reaches a position they hold.
 
-mod eval;
+pub mod eval;
 
 use std::sync::Arc;
 
@@ -63,7 +63,12 @@ impl SearchGame for Yote {
     const HISTORY_SLOTS: usize = 650;
 
     fn hash(&self, pos: &Position) -> u64 {
-        pos.hash()
+        if self.params.yote_hash_quiet {
+            // An odd multiplier spreads the count over every bit.
+            pos.hash() ^ u64::from(pos.quiet()).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        } else {
+            pos.hash()
+        }
     }
 
     fn quick_outcome(&self, pos: &Position) -> Option<i32> {
@@ -141,5 +146,24 @@ impl SearchGame for Yote {
                 from.index() * 25 + to.index()
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_key_tells_quiet_counts_apart_so_the_fade_is_seen() {
+        let fresh: Position = "5/1r3/2b2/3r1/5 0 0 b 10".parse().unwrap();
+        let late: Position = "5/1r3/2b2/3r1/5 0 0 b 100".parse().unwrap();
+        let game = Yote::new(Params::default());
+        assert_ne!(game.hash(&fresh), game.hash(&late));
+        assert_ne!(game.evaluate(&fresh), game.evaluate(&late), "the fade");
+        let blind = Yote::new(Params {
+            yote_hash_quiet: false,
+            ..Params::default()
+        });
+        assert_eq!(blind.hash(&fresh), blind.hash(&late));
     }
 }
