@@ -147,25 +147,23 @@ fn print<P: GamePosition, G: Analysable<P>>(
     let mut written = Ok(());
     analysis::analyse_each(game, record, limits, params, |report| {
         if written.is_ok() {
-            let mut line = json_line(&report);
-            if let Some(value) = extra(report.ply) {
-                line.pop();
-                line.push_str(&format!(",\"tables\":{value}}}"));
-            }
+            let line = json_line(&report, extra(report.ply));
             written = writeln!(out, "{line}").and_then(|()| out.flush());
         }
     });
     Ok(written?)
 }
 
-/// `{"ply":…,"move":…,"eval":…,"best":…,"mark":…}`, in that order.
-fn json_line<M: std::fmt::Display>(r: &PlyReport<M>) -> String {
+/// `{"ply":…,"move":…,"eval":…,"best":…,"mark":…}`, in that order, then
+/// `"tables":…` when given.
+fn json_line<M: std::fmt::Display>(r: &PlyReport<M>, tables: Option<String>) -> String {
     let text = |s: String| Value::from(s).to_string();
     let mark = r
         .mark
         .map_or_else(|| "null".to_owned(), |m| text(m.as_str().to_owned()));
+    let tables = tables.map_or_else(String::new, |t| format!(",\"tables\":{t}"));
     format!(
-        "{{\"ply\":{},\"move\":{},\"eval\":{},\"best\":{},\"mark\":{}}}",
+        "{{\"ply\":{},\"move\":{},\"eval\":{},\"best\":{},\"mark\":{}{tables}}}",
         r.ply,
         text(r.played.to_string()),
         r.eval,

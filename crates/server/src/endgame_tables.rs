@@ -9,7 +9,7 @@ use std::sync::Arc;
 use axum::extract::State;
 use axum::routing::post;
 use axum::{Json, Router};
-use palabre_ai::tables::{Tables, Wdl};
+use palabre_ai::tables::Tables;
 use palabre_rules::yote;
 use serde::{Deserialize, Serialize};
 
@@ -63,11 +63,7 @@ pub fn verdict(tables: &Tables, position: &yote::Position) -> Option<Verdict> {
     let probe = tables.probe(position).ok()?;
     let best = tables.best_move(position).ok()?;
     Some(Verdict {
-        result: match probe.wdl {
-            Wdl::Win => "win",
-            Wdl::Draw => "draw",
-            Wdl::Loss => "loss",
-        },
+        result: probe.wdl.as_str(),
         dtc: probe.distance(),
         best: best.map(|c| c.mv.to_string()),
     })

@@ -76,7 +76,7 @@ impl Thinker {
     /// levels keep their own style), or for a hint (`None` level).
     pub fn tables_for(&self, level: Option<Level>) -> Option<Arc<Tables>> {
         match level {
-            None | Some(Level::Expert) => self.tables.clone(),
+            None | Some(Level::Expert) => self.tables(),
             Some(_) => None,
         }
     }

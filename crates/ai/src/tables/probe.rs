@@ -10,7 +10,7 @@
 use std::cmp::Reverse;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 use palabre_rules::yote::{Color, Move, Position, QUIET_LIMIT};
 
@@ -35,13 +35,20 @@ impl Wdl {
     }
 }
 
-impl std::fmt::Display for Wdl {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
+impl Wdl {
+    /// `win`, `draw` or `loss`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
             Wdl::Loss => "loss",
             Wdl::Draw => "draw",
             Wdl::Win => "win",
-        })
+        }
+    }
+}
+
+impl std::fmt::Display for Wdl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 
@@ -125,6 +132,10 @@ pub struct Tables {
     /// The most balls of any table present: a search asks about many
     /// bigger positions, and this answers them without a lookup.
     max_total: u8,
+    /// Held while a table is read from disk, so that requests arriving
+    /// together read it once rather than each holding its own copy (the
+    /// 4v4 table is 76 MB).
+    reading: Mutex<()>,
 }
 
 impl Tables {
@@ -143,6 +154,7 @@ impl Tables {
             dir: dir.to_path_buf(),
             loaded,
             max_total,
+            reading: Mutex::new(()),
         })
     }
 
@@ -168,6 +180,11 @@ impl Tables {
             .loaded
             .get(&material)
             .ok_or(TableError::Missing(material))?;
+        if let Some(bytes) = cell.get() {
+            return Ok(bytes);
+        }
+        // A reader that panicked left no half-written table behind.
+        let _reading = self.reading.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(bytes) = cell.get() {
             return Ok(bytes);
         }
