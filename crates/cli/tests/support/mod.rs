@@ -1,7 +1,8 @@
 //! A `palabre serve` process for black-box tests: started on a free port
 //! with a fresh database and the environment a test gives it, spoken to
 //! over HTTP and WebSocket, killed with SIGKILL and restarted on the same
-//! database. `PALABRE_BIN` runs the tests against another binary.
+//! database. `PALABRE_BIN` runs the tests against another binary;
+//! `PALABRE_TEST_LOGS` keeps the servers' logs.
 
 #![allow(dead_code)]
 
@@ -45,8 +46,19 @@ fn binary() -> String {
 fn spawn(port: u16, db: &str, env: &[(String, String)]) -> Child {
     let mut cmd = Command::new(binary());
     cmd.args(["serve", "--addr", &format!("127.0.0.1:{port}"), "--db", db])
-        .stdout(Stdio::null())
         .stderr(Stdio::null());
+    // PALABRE_TEST_LOGS=DIR keeps each server's debug log as DIR/PORT.log,
+    // to read what happened in a failure seen only on a loaded machine.
+    match std::env::var("PALABRE_TEST_LOGS") {
+        Ok(dir) => {
+            let log = std::fs::File::create(format!("{dir}/{port}.log")).unwrap();
+            cmd.stdout(log)
+                .env("RUST_LOG", "debug,sqlx=warn,hyper=info");
+        }
+        Err(_) => {
+            cmd.stdout(Stdio::null());
+        }
+    }
     for (k, v) in env {
         cmd.env(k, v);
     }

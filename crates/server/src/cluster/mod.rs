@@ -34,6 +34,12 @@ pub const LEASE_MS: i64 = 3_000;
 pub const RENEW: Duration = Duration::from_millis(1_000);
 /// How long a forwarded command may wait for the owner's answer.
 const FORWARD_TIMEOUT: Duration = Duration::from_secs(10);
+/// A forwarded command unanswered this long makes the node ask whether its
+/// owner node still lives: NATS drops a request that reaches a node as it
+/// dies, and nobody would answer it before `FORWARD_TIMEOUT`.
+const STILL_THERE_AFTER: Duration = Duration::from_secs(1);
+/// How long the owner node has to say it lives.
+const STILL_THERE_TIMEOUT: Duration = Duration::from_secs(2);
 /// States a relay keeps for its slowest live connection.
 const RELAY_BACKLOG: usize = 64;
 
@@ -45,6 +51,12 @@ fn game_subject(id: &str) -> String {
 /// The subject that carries the commands for the games of `node`.
 pub fn node_subject(node: &str) -> String {
     format!("palabre.node.{node}")
+}
+
+/// The subject on which `node` answers that it lives (outside the games'
+/// commands, so a busy game does not delay the answer).
+pub fn alive_subject(node: &str) -> String {
+    format!("palabre.alive.{node}")
 }
 
 /// Why a forwarded command got no answer.
@@ -132,7 +144,18 @@ impl Cluster {
             op,
         })
         .map_err(|e| ForwardError::Refused(AppError::Internal(e.into())))?;
-        let answer = match self.nats.request(node_subject(node), body.into()).await {
+        let request = self.nats.request(node_subject(node), body.into());
+        tokio::pin!(request);
+        let answered = tokio::select! {
+            answered = &mut request => answered,
+            () = tokio::time::sleep(STILL_THERE_AFTER) => {
+                if !self.lives(node).await {
+                    return Err(ForwardError::NoOwner);
+                }
+                request.await
+            }
+        };
+        let answer = match answered {
             Ok(answer) => answer,
             Err(e) if e.kind() == RequestErrorKind::NoResponders => {
                 return Err(ForwardError::NoOwner);
@@ -148,6 +171,19 @@ impl Cluster {
             Ok(Ok(answer)) => Ok(answer),
             Ok(Err(e)) => Err(ForwardError::Refused(e.into())),
             Err(e) => Err(ForwardError::Refused(AppError::Internal(e.into()))),
+        }
+    }
+
+    /// Whether `node` still answers. Only a node nobody listens for is
+    /// gone: a slow answer counts as living, and its command goes on.
+    async fn lives(&self, node: &str) -> bool {
+        let ask = async_nats::Request::new().timeout(Some(STILL_THERE_TIMEOUT));
+        match self.nats.send_request(alive_subject(node), ask).await {
+            Err(e) if e.kind() == RequestErrorKind::NoResponders => {
+                tracing::warn!("node {node} is gone: a command sent to it is tried elsewhere");
+                false
+            }
+            _ => true,
         }
     }
 

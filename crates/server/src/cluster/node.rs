@@ -11,17 +11,27 @@ use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 use super::wire::{Forwarded, Reply, WireError};
-use super::{Cluster, LEASE_MS, RENEW, node_subject};
+use super::{Cluster, LEASE_MS, RENEW, alive_subject, node_subject};
 use crate::clock::now_ms;
 use crate::game::{Command, Games};
 
 /// Games given an owner per sweep at most.
 const ORPHANS_PER_SWEEP: i64 = 200;
 
-/// Answers the commands forwarded to this node, each in its own task.
+/// Answers the commands forwarded to this node, each in its own task, and
+/// the other nodes' question whether it lives.
 pub async fn answer(games: Games, cluster: Arc<Cluster>) -> anyhow::Result<JoinHandle<()>> {
     let mut requests = cluster.nats.subscribe(node_subject(&cluster.node)).await?;
+    let mut alive = cluster.nats.subscribe(alive_subject(&cluster.node)).await?;
     cluster.nats.flush().await?;
+    let nats = cluster.nats.clone();
+    tokio::spawn(async move {
+        while let Some(question) = alive.next().await {
+            if let Some(reply_to) = question.reply {
+                let _ = nats.publish(reply_to, Vec::new().into()).await;
+            }
+        }
+    });
     Ok(tokio::spawn(async move {
         while let Some(message) = requests.next().await {
             let Some(reply_to) = message.reply.clone() else {
