@@ -8,7 +8,7 @@ mod support;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use support::cluster::{database, nodes, nodes_on};
+use support::cluster::{database, nats_url, node_name, nodes, nodes_on};
 use support::outage::{Door, Nats};
 use support::{Server, Socket, legal, next, send};
 
@@ -157,10 +157,8 @@ async fn a_command_swallowed_by_a_dying_node_goes_to_the_next_owner() {
     let (status, v) = play(&n[0], &id, &red, &first, 0).await;
     assert_eq!(status, 201, "{v}");
     n[0].kill();
-    let ghost = format!("{}-ghost", db.rsplit('_').next().unwrap_or("run"));
-    let nats_url =
-        std::env::var("PALABRE_TEST_NATS").unwrap_or_else(|_| "nats://127.0.0.1:4222".into());
-    let nats = async_nats::connect(nats_url).await.unwrap();
+    let ghost = node_name(&db, "ghost");
+    let nats = async_nats::connect(nats_url()).await.unwrap();
     let _swallow = nats
         .subscribe(format!("palabre.node.{ghost}"))
         .await

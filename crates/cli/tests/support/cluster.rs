@@ -14,7 +14,7 @@ fn required() -> bool {
 /// A fresh database URL, or `None` when the services are missing outside CI.
 pub async fn database() -> Option<String> {
     let base = std::env::var("PALABRE_TEST_POSTGRES").unwrap_or_else(|_| POSTGRES.into());
-    let nats = std::env::var("PALABRE_TEST_NATS").unwrap_or_else(|_| NATS.into());
+    let nats = nats_url();
     let nats_up = std::net::TcpStream::connect(nats.trim_start_matches("nats://")).is_ok();
     let db = palabre_server::store::scratch_postgres(&base).await;
     match (db, nats_up) {
@@ -36,17 +36,25 @@ pub async fn database() -> Option<String> {
 /// `n` nodes on database `db` and the machine's NATS, each with the
 /// environment `env` too.
 pub fn nodes(db: &str, n: usize, env: &[(&str, &str)]) -> Vec<Server> {
-    let nats = std::env::var("PALABRE_TEST_NATS").unwrap_or_else(|_| NATS.into());
-    nodes_on(db, &nats, n, env)
+    nodes_on(db, &nats_url(), n, env)
+}
+
+/// The machine's NATS server, as the tests reach it.
+pub fn nats_url() -> String {
+    std::env::var("PALABRE_TEST_NATS").unwrap_or_else(|_| NATS.into())
+}
+
+/// The name of node `which` on database `db`: unique to the database, since
+/// tests in parallel share one NATS.
+pub fn node_name(db: &str, which: &str) -> String {
+    format!("{}-{which}", db.rsplit('_').next().unwrap_or("run"))
 }
 
 /// `n` nodes on database `db` and the NATS server at `nats`.
 pub fn nodes_on(db: &str, nats: &str, n: usize, env: &[(&str, &str)]) -> Vec<Server> {
-    // Names unique to this database: tests in parallel share one NATS.
-    let run = db.rsplit('_').next().unwrap_or("run");
     (0..n)
         .map(|i| {
-            let name = format!("{run}-{i}");
+            let name = node_name(db, &i.to_string());
             let mut env: Vec<(&str, &str)> = env.to_vec();
             env.push(("PALABRE_BUS", nats));
             env.push(("PALABRE_NODE", &name));
