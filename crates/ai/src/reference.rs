@@ -43,8 +43,27 @@ pub fn evaluate(pos: &Position) -> i32 {
     BALL * material + mobility(pos, me) - mobility(pos, them)
 }
 
+/// What a move may spend: a time, a node count, or both (the first
+/// reached stops it). A node count alone makes the moves the same on any
+/// machine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget {
+    pub time: Option<Duration>,
+    pub nodes: Option<u64>,
+}
+
+impl Budget {
+    pub fn time(movetime: Duration) -> Budget {
+        Budget {
+            time: Some(movetime),
+            nodes: None,
+        }
+    }
+}
+
 struct Search {
-    deadline: Instant,
+    deadline: Option<Instant>,
+    max_nodes: u64,
     nodes: u64,
     stopped: bool,
 }
@@ -52,7 +71,8 @@ struct Search {
 impl Search {
     fn out_of_time(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(CLOCK_EVERY) && Instant::now() >= self.deadline {
+        let late = || self.deadline.is_some_and(|d| Instant::now() >= d);
+        if self.nodes >= self.max_nodes || (self.nodes.is_multiple_of(CLOCK_EVERY) && late()) {
             self.stopped = true;
         }
         self.stopped
@@ -98,16 +118,17 @@ impl Search {
     }
 }
 
-/// The move after searching for about `movetime`, or `None` if the game is
+/// The move after searching within `budget`, or `None` if the game is
 /// over. A cut-short iteration is thrown away, as such players do.
-pub fn best_move(pos: &Position, movetime: Duration) -> Option<Move> {
+pub fn best_move(pos: &Position, budget: Budget) -> Option<Move> {
     if pos.outcome().is_some() {
         return None;
     }
     let mut root: Vec<(Move, i32)> = pos.legal_moves().iter().map(|&m| (m, 0)).collect();
     let mut best = root.first()?.0;
     let mut search = Search {
-        deadline: Instant::now() + movetime.mul_f64(0.95),
+        deadline: budget.time.map(|t| Instant::now() + t.mul_f64(0.95)),
+        max_nodes: budget.nodes.unwrap_or(u64::MAX),
         nodes: 0,
         stopped: false,
     };
@@ -153,13 +174,35 @@ mod tests {
     #[test]
     fn takes_a_capture_that_wins_the_game() {
         let pos = position("5/5/1rb2/5/5 0 0 r 0");
-        let m = best_move(&pos, Duration::from_millis(50)).unwrap();
+        let m = best_move(&pos, Budget::time(Duration::from_millis(50))).unwrap();
         assert_eq!(m.to_string(), "b3xd3");
     }
 
     #[test]
     fn has_no_move_in_a_finished_game() {
         let pos = position("5/5/1r3/5/5 0 0 b 0");
-        assert_eq!(best_move(&pos, Duration::from_millis(10)), None);
+        assert_eq!(
+            best_move(&pos, Budget::time(Duration::from_millis(10))),
+            None
+        );
+    }
+
+    #[test]
+    fn a_node_budget_gives_the_same_move_however_long_it_takes() {
+        let pos = position("5/1rb2/2r2/1b3/5 10 10 r 4");
+        let budget = Budget {
+            time: None,
+            nodes: Some(20_000),
+        };
+        let first = best_move(&pos, budget);
+        assert!(first.is_some());
+        assert!((0..3).all(|_| best_move(&pos, budget) == first));
+        // A budget too small for the first iteration keeps the first
+        // root move, as a cut-short iteration always does.
+        let tiny = Budget {
+            time: None,
+            nodes: Some(1),
+        };
+        assert_eq!(best_move(&pos, tiny), pos.legal_moves().first().copied());
     }
 }

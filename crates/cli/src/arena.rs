@@ -32,6 +32,12 @@ pub struct Settings {
     pub movetime: Option<Duration>,
     /// B's time a move.
     pub b_movetime: Option<Duration>,
+    /// A's node budget a move: with a budget and no time, a contestant's
+    /// moves do not depend on the machine's speed or load, so a match can
+    /// be played again exactly and two versions compared game by game.
+    pub nodes: Option<u64>,
+    /// B's node budget a move.
+    pub b_nodes: Option<u64>,
     pub seed: u64,
     pub jobs: usize,
     /// Yoté endgame tables for the Expert contestants.
@@ -220,6 +226,7 @@ fn play<P: Arena>(
             history: &history,
             protocol_position: line.clone(),
             movetime: [settings.movetime, settings.b_movetime][who],
+            nodes: [settings.nodes, settings.b_nodes][who],
             seed: opening_seed ^ (record.ply() as u64) << 32,
         };
         let started = Instant::now();

@@ -146,7 +146,7 @@ impl Bot {
             engine
                 .lock()
                 .expect("engine")
-                .best(&position, Some(movetime))
+                .best(&position, Some(movetime), None)
         })
         .await??;
         let Some(best) = best else { return Ok(()) };

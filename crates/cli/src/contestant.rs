@@ -84,6 +84,8 @@ pub struct Turn<'a> {
     /// `position <game> ...` for an external engine.
     pub protocol_position: String,
     pub movetime: Option<Duration>,
+    /// A node budget for the search, with or without a time.
+    pub nodes: Option<u64>,
     pub seed: u64,
 }
 
@@ -138,6 +140,9 @@ impl Contestant {
                 if let Some(t) = turn.movetime {
                     limits = limits.with(SearchLimit::MoveTime(t));
                 }
+                if let Some(n) = turn.nodes {
+                    limits = limits.with(SearchLimit::Nodes(n));
+                }
                 let req = Request {
                     position: turn.position.clone(),
                     history: turn.history.to_vec(),
@@ -155,8 +160,17 @@ impl Contestant {
                 let AnyPosition::Yote(pos) = turn.position else {
                     bail!("the reference player plays Yoté only");
                 };
-                let movetime = turn.movetime.unwrap_or(Duration::from_secs(1));
-                reference::best_move(pos, movetime).map(|m| m.to_string())
+                let budget = match (turn.movetime, turn.nodes) {
+                    (t, Some(n)) => reference::Budget {
+                        time: t,
+                        nodes: Some(n),
+                    },
+                    (t, None) => reference::Budget {
+                        time: Some(t.unwrap_or(Duration::from_secs(1))),
+                        nodes: None,
+                    },
+                };
+                reference::best_move(pos, budget).map(|m| m.to_string())
             }
             Contestant::Engine(engine) => engine.choose(turn)?,
         })
@@ -217,21 +231,26 @@ impl Engine {
     }
 
     fn choose(&mut self, turn: &Turn<'_>) -> anyhow::Result<Option<String>> {
-        self.best(&turn.protocol_position, turn.movetime)
+        self.best(&turn.protocol_position, turn.movetime, turn.nodes)
     }
 
     /// The engine's move after `position` (a `position …` command), within
-    /// `movetime` if given; `None` when it sees the game over.
+    /// `movetime` and `nodes` if given; `None` when it sees the game over.
     pub fn best(
         &mut self,
         position: &str,
         movetime: Option<Duration>,
+        nodes: Option<u64>,
     ) -> anyhow::Result<Option<String>> {
         self.send(position)?;
-        match movetime {
-            Some(t) => self.send(&format!("go movetime {}", t.as_millis()))?,
-            None => self.send("go")?,
+        let mut go = String::from("go");
+        if let Some(t) = movetime {
+            go += &format!(" movetime {}", t.as_millis());
         }
+        if let Some(n) = nodes {
+            go += &format!(" nodes {n}");
+        }
+        self.send(&go)?;
         let line = self.wait_for("bestmove")?;
         let best = line.trim_start_matches("bestmove").trim();
         Ok((best != "none").then(|| best.to_owned()))

@@ -101,6 +101,10 @@ fn parse_go(args: &[&str]) -> Result<(Level, Limits), String> {
                     .map_err(|_| format!("bad movetime {value:?}"))?;
                 limits = limits.with(SearchLimit::MoveTime(Duration::from_millis(ms.max(1))));
             }
+            "nodes" => {
+                let n: u64 = value.parse().map_err(|_| format!("bad nodes {value:?}"))?;
+                limits = limits.with(SearchLimit::Nodes(n.max(1)));
+            }
             "depth" => {
                 let d: u32 = value.parse().map_err(|_| format!("bad depth {value:?}"))?;
                 limits = limits.with(SearchLimit::Depth(d.max(1)));

@@ -95,6 +95,13 @@ enum Command {
         /// B's time a move instead, in milliseconds (a match at unequal time).
         #[arg(long, value_name = "MS")]
         b_movetime: Option<u64>,
+        /// Stop every move's search after about this many nodes (the same
+        /// moves on any machine, at any load).
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// B's node budget a move instead.
+        #[arg(long, value_name = "N")]
+        b_nodes: Option<u64>,
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Games played at once.
@@ -221,6 +228,8 @@ fn main() -> ExitCode {
             size,
             movetime,
             b_movetime,
+            nodes,
+            b_nodes,
             seed,
             jobs,
             search,
@@ -235,6 +244,8 @@ fn main() -> ExitCode {
                 size,
                 movetime: movetime.map(Duration::from_millis),
                 b_movetime: b_movetime.or(movetime).map(Duration::from_millis),
+                nodes,
+                b_nodes: b_nodes.or(nodes),
                 seed,
                 jobs,
                 tables,

@@ -141,6 +141,31 @@ fn each_side_is_asked_to_move_in_its_own_time() {
     assert!(b.iter().all(|g| g == "go movetime 40"), "B was asked {b:?}");
 }
 
+#[cfg(unix)]
+#[test]
+fn a_node_budget_is_passed_on_and_replays_a_match_exactly() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, a_log) = logging_engine(dir.path(), "a");
+    let args = format!("yote --a {a} --b reference --games 2 --nodes 3000 --b-nodes 500 --jobs 2");
+    let (_, first) = arena_with_records(&args);
+    let go = budgets(&a_log);
+    assert!(
+        !go.is_empty() && go.iter().all(|g| g == "go nodes 3000"),
+        "A was asked {go:?}"
+    );
+    // No clock anywhere: the same match again plays the same moves.
+    let (_, again) = arena_with_records(&args);
+    let moves = |games: &[Value]| -> Vec<String> {
+        let mut lines: Vec<(u64, String)> = games
+            .iter()
+            .map(|g| (g["game"].as_u64().unwrap(), g["position"].to_string()))
+            .collect();
+        lines.sort();
+        lines.into_iter().map(|(_, l)| l).collect()
+    };
+    assert_eq!(moves(&first), moves(&again));
+}
+
 #[test]
 fn the_reference_player_plays_a_match() {
     let out = Command::cargo_bin("palabre")

@@ -50,6 +50,35 @@ fn answers_each_go_with_one_legal_bestmove() {
 }
 
 #[test]
+fn a_node_budget_stops_the_search_and_gives_the_same_move_each_time() {
+    let go = "position yote startpos moves c3 c4 b3 d4\ngo nodes 20000\n";
+    let lines = session(&format!("{go}{go}{go}quit\n"));
+    let best = bestmoves(&lines);
+    assert_eq!(best.len(), 3, "{lines:?}");
+    assert!(best.iter().all(|m| *m == best[0]), "{best:?}");
+    // Each search reports the same iterations, node for node: only the
+    // speed (nps) may differ.
+    let searches: Vec<Vec<String>> = lines
+        .split(|l| l.starts_with("bestmove"))
+        .take(3)
+        .map(|infos| {
+            infos
+                .iter()
+                .map(|l| {
+                    let w: Vec<&str> = l.split_whitespace().collect();
+                    let nps = w.iter().position(|x| *x == "nps").unwrap();
+                    [&w[..nps], &w[nps + 2..]].concat().join(" ")
+                })
+                .collect()
+        })
+        .collect();
+    assert!(!searches[0].is_empty(), "{lines:?}");
+    assert!(searches.iter().all(|s| *s == searches[0]), "{searches:?}");
+    let errors = session("position yote startpos\ngo nodes many\nquit\n");
+    assert!(errors.iter().any(|l| l.starts_with("error ")), "{errors:?}");
+}
+
+#[test]
 fn reports_errors_and_keeps_running() {
     let lines = session(
         "bogus\nposition yote startpos moves c3 c3\nposition nsolo size 99\n\
