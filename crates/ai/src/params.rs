@@ -13,7 +13,10 @@ pub struct Params {
     /// Fraction of the budget after which no new iteration starts.
     pub soft_time_fraction: f64,
     /// Yoté: deepest quiescence below the horizon, in plies, and captures
-    /// tried at each of its nodes (best-ordered first).
+    /// tried at each of its nodes (best-ordered first). Two, not all: a
+    /// jump comes with up to 13 choices of second ball, and trying every
+    /// one at every quiescence node cost more depth than it found
+    /// (docs/strength.md, "A narrow quiescence").
     pub yote_quiescence_plies: u32,
     pub yote_quiescence_width: usize,
     /// Nsolo: deepest quiescence, and captures tried at each of its nodes.
@@ -95,7 +98,7 @@ impl Default for Params {
             time_margin_ms: 15,
             soft_time_fraction: 0.45,
             yote_quiescence_plies: 8,
-            yote_quiescence_width: 1000,
+            yote_quiescence_width: 2,
             nsolo_quiescence_plies: 4,
             nsolo_quiescence_width: 3,
             expert_budget_ms: 2000,
