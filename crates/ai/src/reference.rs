@@ -10,11 +10,10 @@
 //! deeper than they do: a score against it is a conservative estimate of
 //! the score against them.
 
-use std::time::Duration;
-
 use palabre_rules::Outcome;
 use palabre_rules::yote::{Color, Move, Position};
 
+use crate::Limits;
 use crate::time::Instant;
 
 /// A ball outweighs any difference in mobility.
@@ -41,24 +40,6 @@ pub fn evaluate(pos: &Position) -> i32 {
     let them = me.other();
     let material = pos.material(me) as i32 - pos.material(them) as i32;
     BALL * material + mobility(pos, me) - mobility(pos, them)
-}
-
-/// What a move may spend: a time, a node count, or both (the first
-/// reached stops it). A node count alone makes the moves the same on any
-/// machine.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Budget {
-    pub time: Option<Duration>,
-    pub nodes: Option<u64>,
-}
-
-impl Budget {
-    pub fn time(movetime: Duration) -> Budget {
-        Budget {
-            time: Some(movetime),
-            nodes: None,
-        }
-    }
 }
 
 struct Search {
@@ -118,17 +99,19 @@ impl Search {
     }
 }
 
-/// The move after searching within `budget`, or `None` if the game is
-/// over. A cut-short iteration is thrown away, as such players do.
-pub fn best_move(pos: &Position, budget: Budget) -> Option<Move> {
+/// The move after searching within `limits` (a time, a node count, or
+/// both: the first reached stops it; a node count alone gives the same
+/// move on any machine), or `None` if the game is over. A cut-short
+/// iteration is thrown away, as such players do.
+pub fn best_move(pos: &Position, limits: &Limits) -> Option<Move> {
     if pos.outcome().is_some() {
         return None;
     }
     let mut root: Vec<(Move, i32)> = pos.legal_moves().iter().map(|&m| (m, 0)).collect();
     let mut best = root.first()?.0;
     let mut search = Search {
-        deadline: budget.time.map(|t| Instant::now() + t.mul_f64(0.95)),
-        max_nodes: budget.nodes.unwrap_or(u64::MAX),
+        deadline: limits.movetime().map(|t| Instant::now() + t.mul_f64(0.95)),
+        max_nodes: limits.nodes().unwrap_or(u64::MAX),
         nodes: 0,
         stopped: false,
     };
@@ -156,9 +139,15 @@ pub fn best_move(pos: &Position, budget: Budget) -> Option<Move> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::SearchLimit;
+    use std::time::Duration;
 
     fn position(s: &str) -> Position {
         s.parse().unwrap()
+    }
+
+    fn time(ms: u64) -> Limits {
+        Limits::new().with(SearchLimit::MoveTime(Duration::from_millis(ms)))
     }
 
     #[test]
@@ -174,35 +163,26 @@ mod tests {
     #[test]
     fn takes_a_capture_that_wins_the_game() {
         let pos = position("5/5/1rb2/5/5 0 0 r 0");
-        let m = best_move(&pos, Budget::time(Duration::from_millis(50))).unwrap();
+        let m = best_move(&pos, &time(50)).unwrap();
         assert_eq!(m.to_string(), "b3xd3");
     }
 
     #[test]
     fn has_no_move_in_a_finished_game() {
         let pos = position("5/5/1r3/5/5 0 0 b 0");
-        assert_eq!(
-            best_move(&pos, Budget::time(Duration::from_millis(10))),
-            None
-        );
+        assert_eq!(best_move(&pos, &time(10)), None);
     }
 
     #[test]
     fn a_node_budget_gives_the_same_move_however_long_it_takes() {
         let pos = position("5/1rb2/2r2/1b3/5 10 10 r 4");
-        let budget = Budget {
-            time: None,
-            nodes: Some(20_000),
-        };
-        let first = best_move(&pos, budget);
+        let budget = Limits::new().with(SearchLimit::Nodes(20_000));
+        let first = best_move(&pos, &budget);
         assert!(first.is_some());
-        assert!((0..3).all(|_| best_move(&pos, budget) == first));
+        assert!((0..3).all(|_| best_move(&pos, &budget) == first));
         // A budget too small for the first iteration keeps the first
         // root move, as a cut-short iteration always does.
-        let tiny = Budget {
-            time: None,
-            nodes: Some(1),
-        };
-        assert_eq!(best_move(&pos, tiny), pos.legal_moves().first().copied());
+        let tiny = Limits::new().with(SearchLimit::Nodes(1));
+        assert_eq!(best_move(&pos, &tiny), pos.legal_moves().first().copied());
     }
 }

@@ -89,6 +89,20 @@ pub struct Turn<'a> {
     pub seed: u64,
 }
 
+impl Turn<'_> {
+    /// The turn's time and node budget as search limits.
+    fn limits(&self) -> Limits {
+        let mut limits = Limits::new();
+        if let Some(t) = self.movetime {
+            limits = limits.with(SearchLimit::MoveTime(t));
+        }
+        if let Some(n) = self.nodes {
+            limits = limits.with(SearchLimit::Nodes(n));
+        }
+        limits
+    }
+}
+
 pub enum Contestant {
     Level {
         level: Level,
@@ -136,18 +150,11 @@ impl Contestant {
                 tt,
                 tables,
             } => {
-                let mut limits = Limits::new();
-                if let Some(t) = turn.movetime {
-                    limits = limits.with(SearchLimit::MoveTime(t));
-                }
-                if let Some(n) = turn.nodes {
-                    limits = limits.with(SearchLimit::Nodes(n));
-                }
                 let req = Request {
                     position: turn.position.clone(),
                     history: turn.history.to_vec(),
                     level: *level,
-                    limits,
+                    limits: turn.limits(),
                     seed: turn.seed,
                     tables: tables.clone(),
                 };
@@ -160,17 +167,11 @@ impl Contestant {
                 let AnyPosition::Yote(pos) = turn.position else {
                     bail!("the reference player plays Yoté only");
                 };
-                let budget = match (turn.movetime, turn.nodes) {
-                    (t, Some(n)) => reference::Budget {
-                        time: t,
-                        nodes: Some(n),
-                    },
-                    (t, None) => reference::Budget {
-                        time: Some(t.unwrap_or(Duration::from_secs(1))),
-                        nodes: None,
-                    },
-                };
-                reference::best_move(pos, budget).map(|m| m.to_string())
+                let mut limits = turn.limits();
+                if limits.is_infinite() {
+                    limits = limits.with(SearchLimit::MoveTime(Duration::from_secs(1)));
+                }
+                reference::best_move(pos, &limits).map(|m| m.to_string())
             }
             Contestant::Engine(engine) => engine.choose(turn)?,
         })
