@@ -19,6 +19,12 @@ pub struct Params {
     /// (docs/strength.md, "A narrow quiescence").
     pub yote_quiescence_plies: u32,
     pub yote_quiescence_width: usize,
+    /// Yoté: with at most this many empty holes the side to move cannot
+    /// wait (each step may open a jump, and a full board is often a
+    /// zugzwang), so the first `yote_cramped_plies` plies of quiescence
+    /// search every move there instead of standing pat. 0 turns it off.
+    pub yote_cramped_holes: u32,
+    pub yote_cramped_plies: u32,
     /// Nsolo: deepest quiescence, and captures tried at each of its nodes.
     pub nsolo_quiescence_plies: u32,
     pub nsolo_quiescence_width: usize,
@@ -99,6 +105,8 @@ impl Default for Params {
             soft_time_fraction: 0.45,
             yote_quiescence_plies: 8,
             yote_quiescence_width: 2,
+            yote_cramped_holes: 2,
+            yote_cramped_plies: 4,
             nsolo_quiescence_plies: 4,
             nsolo_quiescence_width: 3,
             expert_budget_ms: 2000,

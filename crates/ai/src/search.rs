@@ -1,9 +1,11 @@
 //! Iterative-deepening principal-variation search, generic over a game.
 //!
 //! Each iteration searches the root moves with the previous best first; a
-//! capture-only quiescence search resolves the horizon. The search checks its
-//! stop flag, deadline and node budget every few hundred nodes and, when
-//! stopped, answers with the best move of the deepest finished iteration.
+//! capture-only quiescence search resolves the horizon (every move, for a
+//! few plies, where the game says the side to move cannot wait). The
+//! search checks its stop flag, deadline and node budget every few hundred
+//! nodes and, when stopped, answers with the best move of the deepest
+//! finished iteration.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -371,16 +373,24 @@ impl<'a, G: SearchGame> Searcher<'a, G> {
         if let Some(v) = self.game.known(pos) {
             return at_ply(v, ply);
         }
-        let stand = self.game.evaluate(pos);
-        let (max_plies, width) = self.game.quiescence_limits();
-        if stand >= beta || qply >= max_plies || ply >= MAX_PLY {
-            return stand;
-        }
-        alpha = alpha.max(stand);
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         moves.clear();
-        self.game.generate_noisy(pos, &mut moves);
-        let mut best = stand;
+        let (mut best, width) =
+            if qply < self.game.cramped_plies() && ply < MAX_PLY && self.game.cramped(pos) {
+                // The side to move cannot wait here: no standing pat.
+                self.game.generate(pos, &mut moves);
+                (-(WIN - ply as i32), usize::MAX)
+            } else {
+                let stand = self.game.evaluate(pos);
+                let (max_plies, width) = self.game.quiescence_limits();
+                if stand >= beta || qply >= max_plies || ply >= MAX_PLY {
+                    self.buffers[ply] = moves;
+                    return stand;
+                }
+                alpha = alpha.max(stand);
+                self.game.generate_noisy(pos, &mut moves);
+                (stand, width)
+            };
         for i in 0..moves.len().min(width) {
             pick_next(&mut moves, i);
             let child = self.game.play(pos, moves[i].0);

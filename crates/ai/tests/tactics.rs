@@ -14,6 +14,15 @@ fn expert(position: AnyPosition, depth: u32) -> palabre_ai::Thought {
 
 /// Expert to a fixed depth on `threads` threads (Lazy SMP).
 fn expert_on(position: AnyPosition, depth: u32, threads: usize) -> palabre_ai::Thought {
+    let params = Params {
+        threads,
+        ..Params::default()
+    };
+    expert_with(position, depth, &params)
+}
+
+/// Expert to a fixed depth with the given tunables.
+fn expert_with(position: AnyPosition, depth: u32, params: &Params) -> palabre_ai::Thought {
     let req = Request {
         position,
         history: Vec::new(),
@@ -22,12 +31,8 @@ fn expert_on(position: AnyPosition, depth: u32, threads: usize) -> palabre_ai::T
         seed: 1,
         tables: None,
     };
-    let params = Params {
-        threads,
-        ..Params::default()
-    };
     let mut tt = Table::new(16);
-    think(&req, &params, &mut tt, &AtomicBool::new(false), |_| {})
+    think(&req, params, &mut tt, &AtomicBool::new(false), |_| {})
 }
 
 fn yote_after(pos: &yote::Position, m: yote::Move) -> yote::Position {
@@ -211,5 +216,29 @@ fn nsolo_prefers_the_largest_capture_on_a_large_board() {
         (m.origin().to_string(), gain(&m)),
         ("B6".to_owned(), 12),
         "{m}"
+    );
+}
+
+/// Black places its last ball in one of the two holes left; then Red, with
+/// no jump, must step first into the full board and open one for Black.
+/// One ply of search must see that step: the side to move on a full board
+/// cannot stand pat on its static score.
+#[test]
+fn one_ply_sees_the_step_forced_into_a_full_board() {
+    let pos: yote::Position = "rbbbr/rrrbr/brr2/bbbrr/bbbrr 0 1 b 23".parse().unwrap();
+    let deep = expert(AnyPosition::Yote(pos), 3).score;
+    let cramped = expert(AnyPosition::Yote(pos), 1).score;
+    let standing = Params {
+        yote_cramped_holes: 0,
+        ..Params::default()
+    };
+    let standing = expert_with(AnyPosition::Yote(pos), 1, &standing).score;
+    assert!(
+        cramped >= standing + 150,
+        "searching the forced step gains a capture: {cramped} vs {standing}"
+    );
+    assert!(
+        (cramped - deep).abs() < 100,
+        "and agrees with three plies: {cramped} vs {deep}"
     );
 }

@@ -106,6 +106,14 @@ impl SearchGame for Yote {
         )
     }
 
+    fn cramped(&self, pos: &Position) -> bool {
+        pos.empty().count_ones() <= self.params.yote_cramped_holes
+    }
+
+    fn cramped_plies(&self) -> u32 {
+        self.params.yote_cramped_plies
+    }
+
     fn play(&self, pos: &Position, m: Move) -> Position {
         let mut next = *pos;
         next.play_unchecked(m);
