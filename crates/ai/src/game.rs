@@ -42,17 +42,13 @@ pub trait SearchGame {
     /// How deep quiescence goes below the horizon and how many of the
     /// best-ordered captures it tries at each node.
     fn quiescence_limits(&self) -> (u32, usize);
-    /// Whether quiescence must search every move here instead of standing
-    /// pat: where the side to move cannot wait (a nearly full Yoté board,
-    /// where every move may open a capture), the static score is not a
-    /// score it can keep.
-    fn cramped(&self, pos: &Self::Position) -> bool {
-        let _ = pos;
+    /// Whether quiescence, `qply` plies below the horizon, must search
+    /// every move here instead of standing pat: where the side to move
+    /// cannot wait (a nearly full Yoté board, where every move may open a
+    /// capture), the static score is not a score it can keep.
+    fn cannot_wait(&self, pos: &Self::Position, qply: u32) -> bool {
+        let _ = (pos, qply);
         false
-    }
-    /// How many plies of quiescence may search every move where cramped.
-    fn cramped_plies(&self) -> u32 {
-        0
     }
     fn play(&self, pos: &Self::Position, m: Self::Move) -> Self::Position;
     fn evaluate(&self, pos: &Self::Position) -> i32;

@@ -375,22 +375,21 @@ impl<'a, G: SearchGame> Searcher<'a, G> {
         }
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         moves.clear();
-        let (mut best, width) =
-            if qply < self.game.cramped_plies() && ply < MAX_PLY && self.game.cramped(pos) {
-                // The side to move cannot wait here: no standing pat.
-                self.game.generate(pos, &mut moves);
-                (-(WIN - ply as i32), usize::MAX)
-            } else {
-                let stand = self.game.evaluate(pos);
-                let (max_plies, width) = self.game.quiescence_limits();
-                if stand >= beta || qply >= max_plies || ply >= MAX_PLY {
-                    self.buffers[ply] = moves;
-                    return stand;
-                }
-                alpha = alpha.max(stand);
-                self.game.generate_noisy(pos, &mut moves);
-                (stand, width)
-            };
+        let (mut best, width) = if ply < MAX_PLY && self.game.cannot_wait(pos, qply) {
+            // The side to move cannot wait here: no standing pat.
+            self.game.generate(pos, &mut moves);
+            (-(WIN - ply as i32), usize::MAX)
+        } else {
+            let stand = self.game.evaluate(pos);
+            let (max_plies, width) = self.game.quiescence_limits();
+            if stand >= beta || qply >= max_plies || ply >= MAX_PLY {
+                self.buffers[ply] = moves;
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            self.game.generate_noisy(pos, &mut moves);
+            (stand, width)
+        };
         for i in 0..moves.len().min(width) {
             pick_next(&mut moves, i);
             let child = self.game.play(pos, moves[i].0);

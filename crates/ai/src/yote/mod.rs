@@ -106,12 +106,9 @@ impl SearchGame for Yote {
         )
     }
 
-    fn cramped(&self, pos: &Position) -> bool {
-        pos.empty().count_ones() <= self.params.yote_cramped_holes
-    }
-
-    fn cramped_plies(&self) -> u32 {
-        self.params.yote_cramped_plies
+    fn cannot_wait(&self, pos: &Position, qply: u32) -> bool {
+        qply < self.params.yote_cramped_plies
+            && pos.empty().count_ones() <= self.params.yote_cramped_holes
     }
 
     fn play(&self, pos: &Position, m: Move) -> Position {
