@@ -19,7 +19,8 @@ pub struct Params {
     /// (docs/strength.md, "A narrow quiescence").
     pub yote_quiescence_plies: u32,
     pub yote_quiescence_width: usize,
-    /// Yoté: with at most this many empty holes the side to move cannot
+    /// Yoté: with at most this many empty holes (three: docs/strength.md,
+    /// "Three holes are already cramped") the side to move cannot
     /// wait (each step may open a jump, and a full board is often a
     /// zugzwang), so the first `yote_cramped_plies` plies of quiescence
     /// search every move there instead of standing pat. 0 turns it off.
@@ -105,7 +106,7 @@ impl Default for Params {
             soft_time_fraction: 0.45,
             yote_quiescence_plies: 8,
             yote_quiescence_width: 2,
-            yote_cramped_holes: 2,
+            yote_cramped_holes: 3,
             yote_cramped_plies: 4,
             nsolo_quiescence_plies: 4,
             nsolo_quiescence_width: 3,

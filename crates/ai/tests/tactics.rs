@@ -242,3 +242,32 @@ fn one_ply_sees_the_step_forced_into_a_full_board() {
         "and agrees with three plies: {cramped} vs {deep}"
     );
 }
+
+/// Three holes left and one ball each to place: whatever Red places, Black
+/// places its last ball, Red must step into the full board and loses every
+/// ball (proven by exhaustive search). One ply must see it: quiescence
+/// searches every move while at most three holes are empty.
+#[test]
+fn one_ply_sees_the_loss_three_holes_before_the_board_is_full() {
+    let pos: yote::Position = "bb1rb/rbb1r/r1bbr/rrbbb/rrrrb 1 1 r 22".parse().unwrap();
+    assert!(
+        pos.legal_moves()
+            .iter()
+            .all(|m| forced_win(&yote_after(&pos, *m), 5)),
+        "Black wins within five plies whatever Red does"
+    );
+    let cramped = expert(AnyPosition::Yote(pos), 1).score;
+    assert!(
+        cramped < -palabre_ai::score::WIN_BOUND,
+        "one ply sees the loss: {cramped}"
+    );
+    let two_holes = Params {
+        yote_cramped_holes: 2,
+        ..Params::default()
+    };
+    let standing = expert_with(AnyPosition::Yote(pos), 1, &two_holes).score;
+    assert!(
+        standing > -palabre_ai::score::WIN_BOUND,
+        "standing pat with three holes hides it: {standing}"
+    );
+}
