@@ -100,7 +100,9 @@ fn logging_engine(dir: &std::path::Path, name: &str) -> (String, std::path::Path
     std::fs::write(
         &script,
         format!(
-            "#!/bin/sh\ntee -a '{}' | exec '{}' engine\n",
+            // One log a process: two games at once (--jobs 2) appending to
+            // one file could interleave their lines mid-line.
+            "#!/bin/sh\ntee -a \"{}.$$\" | exec '{}' engine\n",
             log.display(),
             bin.display()
         ),
@@ -110,14 +112,23 @@ fn logging_engine(dir: &std::path::Path, name: &str) -> (String, std::path::Path
     (format!("engine:{}", script.display()), log)
 }
 
-/// The budgets of the `go` commands in an engine's log.
+/// The budgets of the `go` commands in an engine's logs (one a process).
 #[cfg(unix)]
 fn budgets(log: &std::path::Path) -> Vec<String> {
-    let text = std::fs::read_to_string(log).unwrap();
-    text.lines()
-        .filter(|l| l.starts_with("go "))
-        .map(str::to_owned)
-        .collect()
+    let prefix = format!("{}.", log.file_name().unwrap().to_string_lossy());
+    let mut go = Vec::new();
+    for file in std::fs::read_dir(log.parent().unwrap()).unwrap() {
+        let file = file.unwrap();
+        if file.file_name().to_string_lossy().starts_with(&prefix) {
+            let text = std::fs::read_to_string(file.path()).unwrap();
+            go.extend(
+                text.lines()
+                    .filter(|l| l.starts_with("go "))
+                    .map(str::to_owned),
+            );
+        }
+    }
+    go
 }
 
 #[cfg(unix)]
