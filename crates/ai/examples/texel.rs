@@ -15,7 +15,7 @@
 use std::io::BufRead;
 
 use palabre_ai::Params;
-use palabre_ai::yote::eval::{FEATURES, Features, NAMES, features, weights};
+use palabre_ai::yote::eval::{FEATURES, Features, NAMES, crowded_safe, features, weights};
 use palabre_rules::yote::{Move, Position, QUIET_LIMIT};
 
 /// Opening plies left out: they are drawn at random to level the game.
@@ -23,6 +23,8 @@ const SKIP_PLIES: usize = 4;
 
 struct Sample {
     features: [f64; FEATURES],
+    /// The crowded board's safe-step term, which is not fitted here.
+    offset: f64,
     /// The evaluation's fade towards the quiet-move draw, 0 to 1.
     fade: f64,
     /// What the game gave the side to move: 1, ½ or 0.
@@ -111,6 +113,7 @@ fn sample(pos: &Position, params: &Params, result: f64) -> Sample {
     let fade = left.min(f64::from(params.yote_quiet_fade)) / f64::from(params.yote_quiet_fade);
     Sample {
         features: f.map(f64::from),
+        offset: f64::from(crowded_safe(pos, params)),
         fade,
         result,
     }
@@ -121,7 +124,7 @@ fn sigmoid(x: f64) -> f64 {
 }
 
 fn eval(s: &Sample, w: &[f64]) -> f64 {
-    s.features.iter().zip(w).map(|(f, w)| f * w).sum::<f64>() * s.fade
+    (s.features.iter().zip(w).map(|(f, w)| f * w).sum::<f64>() + s.offset) * s.fade
 }
 
 fn error(samples: &[Sample], w: &[f64], k: f64) -> f64 {

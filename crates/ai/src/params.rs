@@ -82,6 +82,13 @@ pub struct Params {
     pub yote_attack_waiting: i32,
     /// Yoté: the evaluation fades to 0 over the last this many quiet plies.
     pub yote_quiet_fade: i32,
+    /// Yoté, both reserves empty and at most `yote_crowded_holes` holes
+    /// free: each step a side can make without leaving the other a jump.
+    /// On a crowded board the side that runs out of such steps first must
+    /// open a jump or be shut in (docs/strength.md, "Safe steps on a
+    /// crowded board"). 0 holes turns it off.
+    pub yote_crowded_holes: u32,
+    pub yote_crowded_safe: i32,
 
     /// Nsolo: a stone.
     pub nsolo_stone: i32,
@@ -133,6 +140,8 @@ impl Default for Params {
             yote_attack_to_move: 53,
             yote_attack_waiting: 57,
             yote_quiet_fade: 60,
+            yote_crowded_holes: 6,
+            yote_crowded_safe: 15,
             nsolo_stone: 100,
             nsolo_mobile_pit: 6,
             nsolo_exposed: 3,

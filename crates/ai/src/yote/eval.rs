@@ -1,7 +1,9 @@
 //! The Yoté evaluation, from the side to move's point of view: a weighted
 //! sum of [`Features`] (material, capture threats, room to move, the danger
 //! of being shut in, and how the board's free holes serve each side's
-//! remaining placements), fading to the draw as the quiet count nears 120.
+//! remaining placements) and, once a crowded board is all that is left, the
+//! steps each side can make without giving a jump; fading to the draw as
+//! the quiet count nears 120.
 //!
 //! The features are public so that `examples/texel.rs` can fit their
 //! weights to game results with the very function the search uses.
@@ -104,6 +106,36 @@ fn locked(pos: &Position, color: Color) -> i32 {
     i32::from(pos.reserve(color) == 0 && pos.steps_for(color) + pos.jumps_for(color) <= 1)
 }
 
+/// Steps of `color` after which the other side has no jump.
+fn safe_steps(pos: &Position, color: Color) -> i32 {
+    let (own, opp, empty) = (pos.balls(color), pos.balls(color.other()), pos.empty());
+    let [n, s, e, w] = Dir::ALL;
+    let mut safe = 0;
+    for (d, back) in [(n, s), (s, n), (e, w), (w, e)] {
+        let mut targets = d.shift(own) & empty;
+        while targets != 0 {
+            let to = targets & targets.wrapping_neg();
+            targets &= targets - 1;
+            let moved = to | back.shift(to);
+            let (own, empty) = (own ^ moved, empty ^ moved);
+            let jump = Dir::ALL
+                .iter()
+                .any(|j| j.shift(j.shift(opp) & own) & empty != 0);
+            safe += i32::from(!jump);
+        }
+    }
+    safe
+}
+
+/// The safe-step difference on a crowded board with both reserves empty.
+pub fn crowded_safe(pos: &Position, p: &Params) -> i32 {
+    let (me, them) = (pos.turn(), pos.turn().other());
+    if pos.reserve(me) + pos.reserve(them) != 0 || pos.empty().count_ones() > p.yote_crowded_holes {
+        return 0;
+    }
+    p.yote_crowded_safe * (safe_steps(pos, me) - safe_steps(pos, them))
+}
+
 /// The features of `pos`, from the side to move's point of view.
 pub fn features(pos: &Position) -> Features {
     let me = pos.turn();
@@ -130,7 +162,8 @@ pub fn features(pos: &Position) -> Features {
 
 pub fn evaluate(pos: &Position, p: &Params) -> i32 {
     let f = features(pos);
-    let score: i32 = f.iter().zip(weights(p)).map(|(f, w)| f * w).sum();
+    let score: i32 =
+        f.iter().zip(weights(p)).map(|(f, w)| f * w).sum::<i32>() + crowded_safe(pos, p);
     // Fade towards the draw as the quiet-move count nears 120, so the side
     // ahead presses for a capture instead of shuffling.
     let left = i32::from(QUIET_LIMIT - pos.quiet());
@@ -163,6 +196,30 @@ mod tests {
         assert_eq!(evaluate(&fresh, &p), sum);
         let late = pos("5/5/2r2/5/5 11 12 b 90");
         assert_eq!(evaluate(&late, &p), sum * 30 / p.yote_quiet_fade);
+    }
+
+    #[test]
+    fn on_a_crowded_board_the_side_short_of_safe_steps_is_worse_off() {
+        // Red holds files a and b, Black files d and e and c2, c4; c1, c3
+        // and c5 are free. Each red step into file c empties a hole on
+        // file b that a black ball jumps into; Black's steps out of c2 and
+        // c4 leave nothing to jump, its steps from file d do.
+        let crowded = pos("rr1bb/rrbbb/rr1bb/rrbbb/rr1bb 0 0 r 30");
+        assert_eq!(safe_steps(&crowded, Color::Red), 0);
+        assert_eq!(safe_steps(&crowded, Color::Black), 4);
+        let p = Params::default();
+        assert_eq!(crowded_safe(&crowded, &p), -4 * p.yote_crowded_safe);
+        let placing = pos("rr1bb/rrbbb/rr1bb/rrbbb/rr1bb 1 0 r 30");
+        assert_eq!(
+            crowded_safe(&placing, &p),
+            0,
+            "only once both reserves are empty"
+        );
+        let off = Params {
+            yote_crowded_holes: 0,
+            ..Params::default()
+        };
+        assert_eq!(crowded_safe(&crowded, &off), 0);
     }
 
     #[test]
