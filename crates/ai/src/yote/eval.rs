@@ -120,7 +120,7 @@ fn safe_steps(pos: &Position, color: Color) -> i32 {
             let (own, empty) = (own ^ moved, empty ^ moved);
             let jump = Dir::ALL
                 .iter()
-                .any(|j| j.shift(j.shift(opp) & own) & empty != 0);
+                .any(|j| j.jump_landings(opp, own, empty) != 0);
             safe += i32::from(!jump);
         }
     }

@@ -30,6 +30,13 @@ impl Dir {
         }
     }
 
+    /// Where the balls of `jumper` land when they jump this way over a
+    /// ball of `over` into a hole of `empty`.
+    #[inline(always)]
+    pub const fn jump_landings(self, jumper: u32, over: u32, empty: u32) -> u32 {
+        self.shift(self.shift(jumper) & over) & empty
+    }
+
     /// The index offset of one step.
     #[inline(always)]
     pub const fn delta(self) -> i8 {

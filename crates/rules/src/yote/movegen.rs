@@ -85,7 +85,7 @@ impl Position {
         let me = self.turn.index();
         let (own, opp, empty) = (self.balls[me], self.balls[1 - me], self.empty());
         let reserve = self.reserve[1 - me] > 0;
-        for (to, dir) in DirBits::new(|d| d.shift(d.shift(own) & opp) & empty) {
+        for (to, dir) in DirBits::new(|d| d.jump_landings(own, opp, empty)) {
             let (from, over, to) = (back(to, 2, dir), back(to, 1, dir), hole(to));
             let left = opp & !over.bit();
             for second in Bits(left) {
@@ -121,7 +121,7 @@ impl Position {
         let (own, opp, empty) = (self.balls(color), self.balls(color.other()), self.empty());
         Dir::ALL
             .iter()
-            .map(|d| (d.shift(d.shift(own) & opp) & empty).count_ones())
+            .map(|d| d.jump_landings(own, opp, empty).count_ones())
             .sum()
     }
 
@@ -175,7 +175,7 @@ impl Position {
         }
         if Dir::ALL
             .iter()
-            .any(|d| d.shift(d.shift(bit) & opp) & empty != 0)
+            .any(|d| d.jump_landings(bit, opp, empty) != 0)
         {
             None
         } else if reserve {
