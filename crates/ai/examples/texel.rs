@@ -15,7 +15,7 @@
 use std::io::BufRead;
 
 use palabre_ai::Params;
-use palabre_ai::yote::eval::{FEATURES, Features, NAMES, crowded_safe, features, weights};
+use palabre_ai::yote::eval::{FEATURES, Features, NAMES, features, fixed_terms, weights};
 use palabre_rules::yote::{Move, Position, QUIET_LIMIT};
 
 /// Opening plies left out: they are drawn at random to level the game.
@@ -113,7 +113,7 @@ fn sample(pos: &Position, params: &Params, result: f64) -> Sample {
     let fade = left.min(f64::from(params.yote_quiet_fade)) / f64::from(params.yote_quiet_fade);
     Sample {
         features: f.map(f64::from),
-        offset: f64::from(crowded_safe(pos, params)),
+        offset: f64::from(fixed_terms(pos, params)),
         fade,
         result,
     }

@@ -89,6 +89,11 @@ pub struct Params {
     /// crowded board"). 0 holes turns it off.
     pub yote_crowded_holes: u32,
     pub yote_crowded_safe: i32,
+    /// Yoté: the material lead times the balls already gone (a lead of two
+    /// weighs 0.06 ball more for each ball gone), so that the side ahead
+    /// trades down instead of keeping a crowded board it cannot break
+    /// (docs/strength.md, "A lead that grows as the board empties").
+    pub yote_lead_trade: i32,
 
     /// Nsolo: a stone.
     pub nsolo_stone: i32,
@@ -142,6 +147,7 @@ impl Default for Params {
             yote_quiet_fade: 60,
             yote_crowded_holes: 6,
             yote_crowded_safe: 15,
+            yote_lead_trade: 3,
             nsolo_stone: 100,
             nsolo_mobile_pit: 6,
             nsolo_exposed: 3,

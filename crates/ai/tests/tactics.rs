@@ -152,8 +152,10 @@ fn two_threads_find_the_same_forced_wins() {
 
 #[test]
 fn yote_avoids_losing_a_pair() {
+    // "5/1r1bb/rrb1b/5/3r1 2 4 b 2" was here, but its exposed move a5 is
+    // a trade (Black jumps back), which Expert prefers from depth 8 on
+    // and, since the lead term, already at depth 6: not a lost pair.
     for fen in [
-        "5/1r1bb/rrb1b/5/3r1 2 4 b 2",
         "bb3/1b3/1b2r/1r3/r1bb1 3 4 r 0",
         "1b2b/br3/5/1b3/2r2 0 0 r 15",
         "5/5/rb1r1/1b3/5 0 0 b 29",

@@ -1,9 +1,10 @@
 //! The Yoté evaluation, from the side to move's point of view: a weighted
 //! sum of [`Features`] (material, capture threats, room to move, the danger
 //! of being shut in, and how the board's free holes serve each side's
-//! remaining placements) and, once a crowded board is all that is left, the
-//! steps each side can make without giving a jump; fading to the draw as
-//! the quiet count nears 120.
+//! remaining placements), the material lead weighed by the balls already
+//! gone and, once a crowded board is all that is left, the steps each side
+//! can make without giving a jump; fading to the draw as the quiet count
+//! nears 120.
 //!
 //! The features are public so that `examples/texel.rs` can fit their
 //! weights to game results with the very function the search uses.
@@ -160,10 +161,25 @@ pub fn features(pos: &Position) -> Features {
     ]
 }
 
+/// The material lead times the balls already gone: a lead weighs more on
+/// an emptier board, so the side ahead trades down towards an ending it
+/// can win instead of keeping a crowded board it cannot break.
+pub fn lead_trade(pos: &Position, p: &Params) -> i32 {
+    let me = pos.material(pos.turn()) as i32;
+    let them = pos.material(pos.turn().other()) as i32;
+    p.yote_lead_trade * (me - them) * (24 - me - them)
+}
+
+/// The terms outside the fitted [`Features`] (`examples/texel.rs` holds
+/// them fixed while it fits the rest).
+pub fn fixed_terms(pos: &Position, p: &Params) -> i32 {
+    crowded_safe(pos, p) + lead_trade(pos, p)
+}
+
 pub fn evaluate(pos: &Position, p: &Params) -> i32 {
     let f = features(pos);
     let score: i32 =
-        f.iter().zip(weights(p)).map(|(f, w)| f * w).sum::<i32>() + crowded_safe(pos, p);
+        f.iter().zip(weights(p)).map(|(f, w)| f * w).sum::<i32>() + fixed_terms(pos, p);
     // Fade towards the draw as the quiet-move count nears 120, so the side
     // ahead presses for a capture instead of shuffling.
     let left = i32::from(QUIET_LIMIT - pos.quiet());
@@ -220,6 +236,28 @@ mod tests {
             ..Params::default()
         };
         assert_eq!(crowded_safe(&crowded, &off), 0);
+    }
+
+    #[test]
+    fn a_lead_weighs_more_once_balls_have_left_the_board() {
+        let p = Params::default();
+        // Red to move with 2 balls against 4: two behind, 18 balls gone.
+        let thin = pos("rr3/5/5/5/bbbb1 0 0 r 0");
+        assert_eq!(lead_trade(&thin, &p), -2 * 18 * p.yote_lead_trade);
+        let black = pos("rr3/5/5/5/bbbb1 0 0 b 0");
+        assert_eq!(lead_trade(&black, &p), 2 * 18 * p.yote_lead_trade);
+        // The same lead of two with only two balls gone: 12 against 10.
+        let full = pos("rrrrr/rrrrr/rr3/bbbbb/bbbbb 0 0 r 0");
+        assert_eq!(lead_trade(&full, &p), 2 * 2 * p.yote_lead_trade);
+        let off = Params {
+            yote_lead_trade: 0,
+            ..Params::default()
+        };
+        assert_eq!(
+            evaluate(&thin, &p) - evaluate(&thin, &off),
+            lead_trade(&thin, &p)
+        );
+        assert!(p.yote_lead_trade > 0);
     }
 
     #[test]
