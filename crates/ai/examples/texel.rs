@@ -23,7 +23,8 @@ const SKIP_PLIES: usize = 4;
 
 struct Sample {
     features: [f64; FEATURES],
-    /// The crowded board's safe-step term, which is not fitted here.
+    /// The terms this fit holds fixed (`fixed_terms`: the crowded board's
+    /// safe steps, the lead weighed by the balls gone).
     offset: f64,
     /// The evaluation's fade towards the quiet-move draw, 0 to 1.
     fade: f64,

@@ -10,7 +10,7 @@
 //! weights to game results with the very function the search uses.
 
 use palabre_rules::yote::bitboard::Dir;
-use palabre_rules::yote::{Color, Position, QUIET_LIMIT};
+use palabre_rules::yote::{BALLS, Color, Position, QUIET_LIMIT};
 
 use crate::Params;
 
@@ -167,7 +167,8 @@ pub fn features(pos: &Position) -> Features {
 pub fn lead_trade(pos: &Position, p: &Params) -> i32 {
     let me = pos.material(pos.turn()) as i32;
     let them = pos.material(pos.turn().other()) as i32;
-    p.yote_lead_trade * (me - them) * (24 - me - them)
+    let gone = 2 * i32::from(BALLS) - me - them;
+    p.yote_lead_trade * (me - them) * gone
 }
 
 /// The terms outside the fitted [`Features`] (`examples/texel.rs` holds
