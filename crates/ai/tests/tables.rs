@@ -292,3 +292,56 @@ fn preloaded_tables_answer_without_their_files() {
     assert!(answers.iter().all(Result::is_ok), "{answers:?}");
     assert!(probe_all(&lazy).iter().all(Result::is_err));
 }
+
+#[test]
+fn a_reachable_build_holds_the_even_materials_with_the_full_entries() {
+    let (_all_dir, all) = built(6);
+    let dir = tempfile::tempdir().unwrap();
+    tables::build_scope(dir.path(), 6, tables::Scope::Reachable, |_, _| {}).unwrap();
+    let reachable = Tables::open(dir.path()).unwrap();
+    let names = |t: &Tables| {
+        t.materials()
+            .iter()
+            .map(|m| m.to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(names(&reachable), ["2v2", "2v4", "4v2"]);
+    for m in reachable.materials() {
+        assert!(
+            reachable.entries(m).unwrap() == all.entries(m).unwrap(),
+            "{m} differs from the full build"
+        );
+    }
+    let odd = position(0b111, 0b1 << 12, Color::Red, 0);
+    assert!(all.probe(&odd).is_ok());
+    assert!(matches!(
+        reachable.probe(&odd),
+        Err(tables::TableError::Missing(_))
+    ));
+}
+
+#[test]
+fn games_from_the_start_only_reach_even_materials() {
+    let mut rng = SmallRng::seed_from_u64(7);
+    let mut seen = 0;
+    for _ in 0..300 {
+        let mut pos = Position::default();
+        while pos.outcome().is_none() {
+            let (mover, other) = (pos.turn(), pos.turn().other());
+            if pos.reserve(mover) == 0 && pos.reserve(other) == 0 {
+                let m = Material::of(pos.balls(mover), pos.balls(other)).unwrap();
+                assert!(m.reachable(), "{m} reached from the start");
+                seen += 1;
+            }
+            let moves = pos.legal_moves();
+            // Captures first half the time, so that games get to few balls.
+            let captures: Vec<_> = moves.iter().filter(|m| m.is_capture()).collect();
+            let m = match captures.choose(&mut rng) {
+                Some(c) if rng.gen_bool(0.5) => **c,
+                _ => *moves[..].choose(&mut rng).unwrap(),
+            };
+            pos.play_unchecked(m);
+        }
+    }
+    assert!(seen > 1000, "only {seen} positions with empty reserves");
+}

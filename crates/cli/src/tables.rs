@@ -18,6 +18,11 @@ pub enum TablesCommand {
         /// Largest number of balls on the board, both sides together.
         #[arg(long, default_value_t = tunables::DEFAULT_MAX_BALLS)]
         max: u8,
+        /// Only the materials a game from the start can reach (an even
+        /// number of balls a side): less than half the positions to 10
+        /// balls, but no table for a set-up position with an odd side.
+        #[arg(long)]
+        reachable: bool,
         #[command(flatten)]
         dir: DirArg,
     },
@@ -45,7 +50,18 @@ pub struct DirArg {
 
 pub fn run(command: TablesCommand) -> Result<(), Failure> {
     match command {
-        TablesCommand::Build { max, dir } => build(max, &dir.dir),
+        TablesCommand::Build {
+            max,
+            reachable,
+            dir,
+        } => {
+            let scope = if reachable {
+                tables::Scope::Reachable
+            } else {
+                tables::Scope::All
+            };
+            build(max, scope, &dir.dir)
+        }
         TablesCommand::Probe { fen, dir } => probe(&fen, &dir.dir),
         TablesCommand::Stats { dir } => stats(&dir.dir),
     }
@@ -55,9 +71,9 @@ fn other(e: TableError) -> Failure {
     Failure::Other(e.into())
 }
 
-fn build(max: u8, dir: &Path) -> Result<(), Failure> {
+fn build(max: u8, scope: tables::Scope, dir: &Path) -> Result<(), Failure> {
     let start = Instant::now();
-    let report = tables::build(dir, max, |s, took| {
+    let report = tables::build_scope(dir, max, scope, |s, took| {
         eprintln!(
             "{:>5} {:>12} positions  won {:>11}  drawn {:>11}  lost {:>11}  {:>7.1} s",
             s.material.to_string(),

@@ -153,22 +153,25 @@ fn session_with(args: &[&str], script: &str) -> Vec<String> {
     lines
 }
 
+/// `palabre tables <args> --dir <dir>`.
+fn tables(args: &[&str], dir: &std::path::Path) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_palabre"))
+        .arg("tables")
+        .args(args)
+        .arg("--dir")
+        .arg(dir)
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn expert_answers_from_the_endgame_tables_when_given_them() {
     let dir = std::env::temp_dir().join(format!("palabre-engine-tables-{}", std::process::id()));
-    let built = Command::new(env!("CARGO_BIN_EXE_palabre"))
-        .args(["tables", "build", "--max", "4", "--dir"])
-        .arg(&dir)
-        .output()
-        .unwrap();
+    let built = tables(&["build", "--max", "4"], &dir);
     assert!(built.status.success(), "{built:?}");
     // Three red balls against one black one: a won ending the tables solve.
     let fen = "5/5/1r3/1r1b1/1r3 0 0 r 0";
-    let probe = Command::new(env!("CARGO_BIN_EXE_palabre"))
-        .args(["tables", "probe", "--fen", fen, "--dir"])
-        .arg(&dir)
-        .output()
-        .unwrap();
+    let probe = tables(&["probe", "--fen", fen], &dir);
     let probe = String::from_utf8(probe.stdout).unwrap();
     let table_best = probe
         .lines()
@@ -186,6 +189,34 @@ fn expert_answers_from_the_endgame_tables_when_given_them() {
     assert!(
         !without.iter().any(|l| l.starts_with("info depth 0")),
         "{without:?}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn reachable_tables_leave_an_odd_material_to_the_search() {
+    let dir = std::env::temp_dir().join(format!("palabre-engine-even-{}", std::process::id()));
+    let built = tables(&["build", "--max", "4", "--reachable"], &dir);
+    assert!(built.status.success(), "{built:?}");
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|f| f.unwrap().file_name().into_string().unwrap())
+        .collect();
+    files.sort();
+    assert_eq!(files, ["yote-2v2.tbl"]);
+    // Three against one cannot arise from the start: no table, a clear
+    // error from the probe, and Expert searches instead.
+    let fen = "5/5/1r3/1r1b1/1r3 0 0 r 0";
+    let probe = tables(&["probe", "--fen", fen], &dir);
+    assert!(!probe.status.success());
+    let err = String::from_utf8(probe.stderr).unwrap();
+    assert!(err.contains("no table for 3v1"), "{err}");
+    let script = format!("position yote fen {fen}\ngo depth 2\nquit\n");
+    let with = session_with(&["--tables", dir.to_str().unwrap()], &script);
+    assert_eq!(bestmoves(&with).len(), 1, "{with:?}");
+    assert!(
+        !with.iter().any(|l| l.starts_with("info depth 0")),
+        "{with:?}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }

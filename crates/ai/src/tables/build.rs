@@ -63,11 +63,39 @@ impl Work {
     }
 }
 
+/// Which materials a build solves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// Every material, for any position a user may set up.
+    All,
+    /// Only the materials a game from the start can reach
+    /// ([`Material::reachable`]): a reachable material's captures lead to
+    /// reachable materials, so their tables are the same as in a full
+    /// build, for fewer than half the positions up to 10 balls.
+    Reachable,
+}
+
+impl Scope {
+    fn holds(self, material: Material) -> bool {
+        self == Scope::All || material.reachable()
+    }
+}
+
 /// Builds every material of at most `max` balls into `dir`, calling
 /// `progress` after each material with its counts and the time its pair took.
 pub fn build(
     dir: &Path,
     max: u8,
+    progress: impl FnMut(&MaterialStats, Duration),
+) -> Result<BuildReport, TableError> {
+    build_scope(dir, max, Scope::All, progress)
+}
+
+/// [`build`], for the materials of `scope` only.
+pub fn build_scope(
+    dir: &Path,
+    max: u8,
+    scope: Scope,
     mut progress: impl FnMut(&MaterialStats, Duration),
 ) -> Result<BuildReport, TableError> {
     if max > tunables::MAX_BALLS {
@@ -83,6 +111,9 @@ pub fn build(
         solved.retain(|m, _| m.total() + 2 >= total);
         for mover in 1..=total / 2 {
             let first = Material::new(mover, total - mover).expect("1 to 12 balls a side");
+            if !scope.holds(first) {
+                continue;
+            }
             let group = if first.mover == first.other {
                 vec![first]
             } else {

@@ -69,6 +69,14 @@ impl Material {
         self.mover + self.other
     }
 
+    /// Whether a game from the start can reach this material: each side
+    /// starts with 12 balls and every capture takes two of the victim's
+    /// (the only exception takes its last ball and ends the game), so a
+    /// side that still plays always holds an even number.
+    pub fn reachable(self) -> bool {
+        self.mover.is_multiple_of(2) && self.other.is_multiple_of(2)
+    }
+
     /// The same balls after a quiet move: the other side is to move.
     pub fn swapped(self) -> Material {
         Material {

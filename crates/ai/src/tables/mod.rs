@@ -18,7 +18,7 @@ pub mod index;
 pub mod probe;
 pub mod stats;
 
-pub use build::{BuildReport, build};
+pub use build::{BuildReport, Scope, build, build_scope};
 pub use error::TableError;
 pub use format::Entry;
 pub use index::Material;
