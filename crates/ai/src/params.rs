@@ -42,6 +42,10 @@ pub struct Params {
     /// Yoté: whether the search reads the endgame tables at every node they
     /// cover (they always answer at the root).
     pub yote_table_probes: bool,
+    /// Yoté: the most balls a position read from the tables inside the
+    /// search may hold. Bigger tables still answer at the root; read at
+    /// every node they made Expert weaker (docs/strength.md).
+    pub yote_table_probe_balls: u32,
     /// Yoté: the transposition table tells positions apart by their quiet
     /// count too (the evaluation fades with it and the draw comes at 120).
     pub yote_hash_quiet: bool,
@@ -128,6 +132,7 @@ impl Default for Params {
             lmr_depth: 3,
             lmr_index: 4,
             yote_table_probes: true,
+            yote_table_probe_balls: 8,
             yote_table_swindle: true,
             yote_hash_quiet: true,
             yote_ball: 100,

@@ -297,7 +297,11 @@ fn preloaded_tables_answer_without_their_files() {
 fn a_reachable_build_holds_the_even_materials_with_the_full_entries() {
     let (_all_dir, all) = built(6);
     let dir = tempfile::tempdir().unwrap();
-    tables::build_scope(dir.path(), 6, tables::Scope::Reachable, |_, _| {}).unwrap();
+    let options = tables::BuildOptions {
+        scope: tables::Scope::Reachable,
+        ..Default::default()
+    };
+    tables::build_with(dir.path(), 6, options, |_, _| {}).unwrap();
     let reachable = Tables::open(dir.path()).unwrap();
     let names = |t: &Tables| {
         t.materials()
@@ -318,6 +322,32 @@ fn a_reachable_build_holds_the_even_materials_with_the_full_entries() {
         reachable.probe(&odd),
         Err(tables::TableError::Missing(_))
     ));
+}
+
+#[test]
+fn the_tables_do_not_depend_on_how_the_work_is_split() {
+    // One thread with whole tables in a block, against three threads on
+    // blocks that split tables, shares and scan chunks unevenly.
+    let build = |threads, block| {
+        let dir = tempfile::tempdir().unwrap();
+        let options = tables::BuildOptions {
+            threads,
+            block,
+            ..Default::default()
+        };
+        tables::build_with(dir.path(), 6, options, |_, _| {}).unwrap();
+        let tables = Tables::open(dir.path()).unwrap();
+        (dir, tables)
+    };
+    let ((_one_dir, one), (_split_dir, split)) = (build(1, usize::MAX), build(3, 50_000));
+    assert_eq!(one.materials(), split.materials());
+    assert!(one.materials().iter().any(|&m| m.size() > 100_000));
+    for m in one.materials() {
+        assert!(
+            one.entries(m).unwrap() == split.entries(m).unwrap(),
+            "{m} differs"
+        );
+    }
 }
 
 #[test]

@@ -73,7 +73,11 @@ fn other(e: TableError) -> Failure {
 
 fn build(max: u8, scope: tables::Scope, dir: &Path) -> Result<(), Failure> {
     let start = Instant::now();
-    let report = tables::build_scope(dir, max, scope, |s, took| {
+    let options = tables::BuildOptions {
+        scope,
+        ..Default::default()
+    };
+    let report = tables::build_with(dir, max, options, |s, took| {
         eprintln!(
             "{:>5} {:>12} positions  won {:>11}  drawn {:>11}  lost {:>11}  {:>7.1} s",
             s.material.to_string(),

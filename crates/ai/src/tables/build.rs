@@ -13,7 +13,9 @@
 //! predecessor a win at `d + 1`; a win counts one more refuted step of each
 //! predecessor, which is lost at `d + 1` when its last step is refuted.
 //! Nothing is decided beyond DTC 120: what is left is drawn, since no quiet
-//! budget is long enough to convert it.
+//! budget is long enough to convert it. Both stages run on every core
+//! unless [`BuildOptions`] says otherwise; the tables do not depend on how
+//! many.
 
 use std::collections::HashMap;
 use std::fs;
@@ -81,6 +83,37 @@ impl Scope {
     }
 }
 
+/// How a build is run; the tables it writes do not depend on `threads` or
+/// `block`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BuildOptions {
+    pub scope: Scope,
+    /// How many threads; 0 for one a core.
+    pub threads: usize,
+    /// Positions read by one round of the propagation (see
+    /// [`tunables::PROPAGATE_BLOCK`]).
+    pub block: usize,
+}
+
+impl Default for BuildOptions {
+    fn default() -> Self {
+        BuildOptions {
+            scope: Scope::All,
+            threads: tunables::BUILD_THREADS,
+            block: tunables::PROPAGATE_BLOCK,
+        }
+    }
+}
+
+impl BuildOptions {
+    fn threads(&self) -> usize {
+        match self.threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        }
+    }
+}
+
 /// Builds every material of at most `max` balls into `dir`, calling
 /// `progress` after each material with its counts and the time its pair took.
 pub fn build(
@@ -88,14 +121,14 @@ pub fn build(
     max: u8,
     progress: impl FnMut(&MaterialStats, Duration),
 ) -> Result<BuildReport, TableError> {
-    build_scope(dir, max, Scope::All, progress)
+    build_with(dir, max, BuildOptions::default(), progress)
 }
 
-/// [`build`], for the materials of `scope` only.
-pub fn build_scope(
+/// [`build`], run as `options` say.
+pub fn build_with(
     dir: &Path,
     max: u8,
-    scope: Scope,
+    options: BuildOptions,
     mut progress: impl FnMut(&MaterialStats, Duration),
 ) -> Result<BuildReport, TableError> {
     if max > tunables::MAX_BALLS {
@@ -111,7 +144,7 @@ pub fn build_scope(
         solved.retain(|m, _| m.total() + 2 >= total);
         for mover in 1..=total / 2 {
             let first = Material::new(mover, total - mover).expect("1 to 12 balls a side");
-            if !scope.holds(first) {
+            if !options.scope.holds(first) {
                 continue;
             }
             let group = if first.mover == first.other {
@@ -120,7 +153,7 @@ pub fn build_scope(
                 vec![first, first.swapped()]
             };
             let start = Instant::now();
-            for work in solve(&group, &solved) {
+            for work in solve(&group, &solved, &options) {
                 let (material, values) = work.into_values();
                 report.bytes += format::write(dir, material, &values)?;
                 report.positions += values.len() as u64;
@@ -137,8 +170,11 @@ pub fn build_scope(
 }
 
 /// Solves a material and, if different, its swap.
-fn solve(group: &[Material], solved: &Solved) -> Vec<Work> {
-    let mut work: Vec<Work> = group.iter().map(|&m| first_pass(m, solved)).collect();
+fn solve(group: &[Material], solved: &Solved, options: &BuildOptions) -> Vec<Work> {
+    let mut work: Vec<Work> = group
+        .iter()
+        .map(|&m| first_pass(m, solved, options.threads()))
+        .collect();
     let slot = |m: Material| {
         group
             .iter()
@@ -149,7 +185,7 @@ fn solve(group: &[Material], solved: &Solved) -> Vec<Work> {
         let mut found = false;
         for from in 0..work.len() {
             let to = slot(work[from].material.swapped());
-            found |= propagate(&mut work, from, to, level);
+            found |= propagate(&mut work, from, to, level, options);
         }
         if !found {
             break;
@@ -158,20 +194,13 @@ fn solve(group: &[Material], solved: &Solved) -> Vec<Work> {
     work
 }
 
-fn threads() -> usize {
-    match tunables::BUILD_THREADS {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
-    }
-}
-
 /// Classifies every position of `material` from its captures and step count.
-fn first_pass(material: Material, solved: &Solved) -> Work {
+fn first_pass(material: Material, solved: &Solved, threads: usize) -> Work {
     let size = usize::try_from(material.size()).expect("fits in memory");
     let block = material.block();
     let movers = binomial(index::HOLES, material.mover.into());
     let mut cells = vec![[0u8; 2]; size];
-    let per = movers.div_ceil(threads() as u64);
+    let per = movers.div_ceil(threads as u64);
     let chunk = usize::try_from(per * block).expect("fits in memory");
     std::thread::scope(|scope| {
         for (part, cells) in (0u64..).zip(cells.chunks_mut(chunk)) {
@@ -237,27 +266,80 @@ fn best_capture(material: Material, mover: u32, other: u32, solved: &Solved) -> 
 }
 
 /// Decides the predecessors (in `work[to]`) of the positions of `work[from]`
-/// decided at `level`; whether there were any.
-fn propagate(work: &mut [Work], from: usize, to: usize, level: u8) -> bool {
-    let (win, loss) = (Entry::Win(level).encode(), Entry::Loss(level).encode());
+/// decided at `level`; whether it reached any predecessor.
+///
+/// A block of `from` is read in two passes, so that the threads work without
+/// locks even when `from` and `to` are one table: first each thread turns
+/// the hits of its share of the block into predecessor indexes, sorted by the
+/// share of `to` that holds them; then each thread applies the decisions that
+/// fall in its own share. The order in which a level's decisions land does
+/// not change the result.
+fn propagate(work: &mut [Work], from: usize, to: usize, level: u8, options: &BuildOptions) -> bool {
     let (material, target) = (work[from].material, work[to].material);
-    let len = work[from].cells.len();
+    let (threads, step) = (options.threads(), options.block.max(1));
+    let share = work[to].cells.len().div_ceil(threads);
+    let mut decisions = vec![vec![Vec::<u64>::new(); threads]; threads];
     let mut found = false;
-    for start in (0..len).step_by(tunables::SCAN_CHUNK) {
-        let end = (start + tunables::SCAN_CHUNK).min(len);
-        let hits = hit_mask(&work[from].cells[start..end], win, loss);
-        found |= hits != 0;
-        for bit in Bits64(hits) {
-            let i = start + bit;
-            let lost = work[from].cells[i][0] == loss;
-            let (mover, other) = material.unindex(i as u64);
+    let len = work[from].cells.len();
+    for start in (0..len).step_by(step) {
+        let block = &work[from].cells[start..(start + step).min(len)];
+        let per = block
+            .len()
+            .div_ceil(threads)
+            .next_multiple_of(tunables::SCAN_CHUNK);
+        std::thread::scope(|scope| {
+            for (part, out) in decisions.iter_mut().enumerate() {
+                let first = (part * per).min(block.len());
+                let cells = &block[first..((part + 1) * per).min(block.len())];
+                let base = start + first;
+                scope.spawn(move || gather(cells, base, material, target, level, share, out));
+            }
+        });
+        found |= decisions.iter().flatten().any(|d| !d.is_empty());
+        let gathered = &decisions;
+        std::thread::scope(|scope| {
+            for (part, cells) in work[to].cells.chunks_mut(share).enumerate() {
+                scope.spawn(move || {
+                    for d in gathered.iter().flat_map(|out| &out[part]) {
+                        let p = (d & !LOST) as usize - part * share;
+                        decide(cells, p, d & LOST != 0, level + 1);
+                    }
+                });
+            }
+        });
+        decisions.iter_mut().flatten().for_each(Vec::clear);
+    }
+    found
+}
+
+/// Flag of a decision whose child is lost for the side to move there.
+const LOST: u64 = 1 << 63;
+
+/// The decisions that the positions of `cells` (the first at index `base`)
+/// decided at `level` make on their predecessors, by share of `to`.
+fn gather(
+    cells: &[Cell],
+    base: usize,
+    material: Material,
+    target: Material,
+    level: u8,
+    share: usize,
+    out: &mut [Vec<u64>],
+) {
+    let (win, loss) = (Entry::Win(level).encode(), Entry::Loss(level).encode());
+    for (offset, chunk) in (0..)
+        .step_by(tunables::SCAN_CHUNK)
+        .zip(cells.chunks(tunables::SCAN_CHUNK))
+    {
+        for bit in Bits64(hit_mask(chunk, win, loss)) {
+            let flag = if chunk[bit][0] == loss { LOST } else { 0 };
+            let (mover, other) = material.unindex((base + offset + bit) as u64);
             predecessors(mover, other, |before| {
-                let p = target.index(before, mover) as usize;
-                decide(&mut work[to], p, lost, level + 1);
+                let p = target.index(before, mover);
+                out[p as usize / share].push(p | flag);
             });
         }
     }
-    found
 }
 
 /// Bit `i` set when the entry of `chunk[i]` is `a` or `b`.
@@ -278,8 +360,8 @@ fn hit_mask(chunk: &[Cell], a: u8, b: u8) -> u64 {
 
 /// Records that predecessor `p` has a quiet move into a position lost
 /// (`child_lost`) or won for the side then to move.
-fn decide(work: &mut Work, p: usize, child_lost: bool, level: u8) {
-    let [value, pending] = &mut work.cells[p];
+fn decide(cells: &mut [Cell], p: usize, child_lost: bool, level: u8) {
+    let [value, pending] = &mut cells[p];
     if *value != 0 {
         return;
     }

@@ -18,7 +18,7 @@ pub mod index;
 pub mod probe;
 pub mod stats;
 
-pub use build::{BuildReport, Scope, build, build_scope};
+pub use build::{BuildOptions, BuildReport, Scope, build, build_with};
 pub use error::TableError;
 pub use format::Entry;
 pub use index::Material;
@@ -31,8 +31,11 @@ pub mod tunables {
     pub const DEFAULT_MAX_BALLS: u8 = 8;
     /// Largest total of balls the builder accepts (memory grows ~3× a ball).
     pub const MAX_BALLS: u8 = 12;
-    /// Threads solving the first pass of a material (0: one a core).
+    /// Threads solving a material (0: one a core).
     pub const BUILD_THREADS: usize = 0;
     /// Bytes scanned at once when looking for one level's positions.
     pub const SCAN_CHUNK: usize = 64;
+    /// Positions whose decisions on their predecessors are gathered before
+    /// they are applied: bounds the memory held between the two passes.
+    pub const PROPAGATE_BLOCK: usize = 1 << 20;
 }

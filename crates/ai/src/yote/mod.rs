@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use palabre_rules::Outcome;
 use palabre_rules::yote::bitboard::Dir;
-use palabre_rules::yote::{Move, Position, Second};
+use palabre_rules::yote::{Color, Move, Position, Second};
 
 use crate::endgame;
 use crate::game::NOISY;
@@ -122,7 +122,8 @@ impl SearchGame for Yote {
     }
 
     fn known(&self, pos: &Position) -> Option<i32> {
-        if !self.params.yote_table_probes {
+        let balls = (pos.balls(Color::Red) | pos.balls(Color::Black)).count_ones();
+        if !self.params.yote_table_probes || balls > self.params.yote_table_probe_balls {
             return None;
         }
         let probe = self.tables.as_deref()?.probe_in_memory(pos)?;
@@ -170,5 +171,26 @@ mod tests {
             ..Params::default()
         });
         assert_eq!(blind.hash(&fresh), blind.hash(&late));
+    }
+
+    #[test]
+    fn the_search_reads_the_tables_only_up_to_its_ball_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        crate::tables::build(dir.path(), 4, |_, _| {}).unwrap();
+        let tables = Arc::new(Tables::open(dir.path()).unwrap());
+        tables.preload().unwrap();
+        let four: Position = "5/5/rb2b/5/r4 0 0 r 0".parse().unwrap();
+        let three: Position = "5/5/rb3/5/r4 0 0 r 0".parse().unwrap();
+        let with = |balls| {
+            let params = Params {
+                yote_table_probe_balls: balls,
+                ..Params::default()
+            };
+            Yote::with_tables(params, Some(tables.clone()))
+        };
+        assert!(with(4).known(&four).is_some());
+        assert!(with(4).known(&three).is_some());
+        assert_eq!(with(3).known(&four), None, "more balls than the limit");
+        assert!(with(3).known(&three).is_some());
     }
 }
