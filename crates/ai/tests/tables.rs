@@ -11,8 +11,12 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 
 fn built(max: u8) -> (tempfile::TempDir, Tables) {
+    built_with(max, tables::BuildOptions::default())
+}
+
+fn built_with(max: u8, options: tables::BuildOptions) -> (tempfile::TempDir, Tables) {
     let dir = tempfile::tempdir().unwrap();
-    tables::build(dir.path(), max, |_, _| {}).unwrap();
+    tables::build_with(dir.path(), max, options, |_, _| {}).unwrap();
     let tables = Tables::open(dir.path()).unwrap();
     (dir, tables)
 }
@@ -296,13 +300,11 @@ fn preloaded_tables_answer_without_their_files() {
 #[test]
 fn a_reachable_build_holds_the_even_materials_with_the_full_entries() {
     let (_all_dir, all) = built(6);
-    let dir = tempfile::tempdir().unwrap();
     let options = tables::BuildOptions {
         scope: tables::Scope::Reachable,
         ..Default::default()
     };
-    tables::build_with(dir.path(), 6, options, |_, _| {}).unwrap();
-    let reachable = Tables::open(dir.path()).unwrap();
+    let (_dir, reachable) = built_with(6, options);
     let names = |t: &Tables| {
         t.materials()
             .iter()
@@ -329,15 +331,12 @@ fn the_tables_do_not_depend_on_how_the_work_is_split() {
     // One thread with whole tables in a block, against three threads on
     // blocks that split tables, shares and scan chunks unevenly.
     let build = |threads, block| {
-        let dir = tempfile::tempdir().unwrap();
         let options = tables::BuildOptions {
             threads,
             block,
             ..Default::default()
         };
-        tables::build_with(dir.path(), 6, options, |_, _| {}).unwrap();
-        let tables = Tables::open(dir.path()).unwrap();
-        (dir, tables)
+        built_with(6, options)
     };
     let ((_one_dir, one), (_split_dir, split)) = (build(1, usize::MAX), build(3, 50_000));
     assert_eq!(one.materials(), split.materials());

@@ -295,7 +295,10 @@ fn propagate(work: &mut [Work], from: usize, to: usize, level: u8, options: &Bui
                 scope.spawn(move || gather(cells, base, material, target, level, share, out));
             }
         });
-        found |= decisions.iter().flatten().any(|d| !d.is_empty());
+        if decisions.iter().flatten().all(Vec::is_empty) {
+            continue;
+        }
+        found = true;
         let gathered = &decisions;
         std::thread::scope(|scope| {
             for (part, cells) in work[to].cells.chunks_mut(share).enumerate() {
