@@ -137,6 +137,11 @@ pub fn build_with(
             max: tunables::MAX_BALLS,
         });
     }
+    // Asked once: every level of every material splits its work this way.
+    let options = BuildOptions {
+        threads: options.threads(),
+        ..options
+    };
     fs::create_dir_all(dir).map_err(|e| TableError::io(dir, e))?;
     let mut solved = Solved::new();
     let mut report = BuildReport::default();
