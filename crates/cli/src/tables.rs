@@ -23,6 +23,10 @@ pub enum TablesCommand {
         /// balls, but no table for a set-up position with an odd side.
         #[arg(long)]
         reachable: bool,
+        /// Also solve the full board (12 balls against 12, one hole) for
+        /// its first clean capture.
+        #[arg(long)]
+        full_board: bool,
         #[command(flatten)]
         dir: DirArg,
     },
@@ -53,6 +57,7 @@ pub fn run(command: TablesCommand) -> Result<(), Failure> {
         TablesCommand::Build {
             max,
             reachable,
+            full_board,
             dir,
         } => {
             let scope = if reachable {
@@ -60,7 +65,7 @@ pub fn run(command: TablesCommand) -> Result<(), Failure> {
             } else {
                 tables::Scope::All
             };
-            build(max, scope, &dir.dir)
+            build(max, scope, full_board, &dir.dir)
         }
         TablesCommand::Probe { fen, dir } => probe(&fen, &dir.dir),
         TablesCommand::Stats { dir } => stats(&dir.dir),
@@ -71,7 +76,7 @@ fn other(e: TableError) -> Failure {
     Failure::Other(e.into())
 }
 
-fn build(max: u8, scope: tables::Scope, dir: &Path) -> Result<(), Failure> {
+fn build(max: u8, scope: tables::Scope, full_board: bool, dir: &Path) -> Result<(), Failure> {
     let start = Instant::now();
     let options = tables::BuildOptions {
         scope,
@@ -89,6 +94,21 @@ fn build(max: u8, scope: tables::Scope, dir: &Path) -> Result<(), Failure> {
         );
     })
     .map_err(other)?;
+    let mut report = report;
+    if full_board {
+        let started = Instant::now();
+        let (stats, bytes) = tables::full_board::build(dir, options).map_err(other)?;
+        eprintln!(
+            "full board {:>7} positions  won {:>11}  drawn {:>11}  lost {:>11}  {:>7.1} s",
+            stats.positions(),
+            stats.wins,
+            stats.draws,
+            stats.losses,
+            started.elapsed().as_secs_f64()
+        );
+        report.positions += stats.positions();
+        report.bytes += bytes;
+    }
     println!("tables up to {max} balls in {}", dir.display());
     println!("time        {:.1} s", start.elapsed().as_secs_f64());
     println!("positions   {}", report.positions);
@@ -126,6 +146,9 @@ fn probe(fen: &str, dir: &Path) -> Result<(), Failure> {
         return Ok(());
     }
     let tables = Tables::open(dir).map_err(other)?;
+    if tables::full_board::index(&position).is_some() {
+        return probe_full_board(&tables, &position);
+    }
     let probe = tables.probe(&position).map_err(|e| match e {
         TableError::NotCovered(_) | TableError::Missing(_) => Failure::Input(e.to_string()),
         e => other(e),
@@ -157,6 +180,31 @@ fn probe(fen: &str, dir: &Path) -> Result<(), Failure> {
     Ok(())
 }
 
+/// A full board's first clean capture (docs/tables.md, "The full board").
+fn probe_full_board(tables: &Tables, position: &Position) -> Result<(), Failure> {
+    if tables.full_board_entries().map_err(other)?.is_none() {
+        return Err(Failure::Input(format!(
+            "a full board: no {} (palabre tables build --full-board)",
+            tables::full_board::FILE_NAME
+        )));
+    }
+    let probe = tables
+        .probe_full_board(position)
+        .expect("a full board, its table read");
+    let side = match probe.wdl {
+        tables::Wdl::Win => position.turn(),
+        _ => position.turn().other(),
+    };
+    match probe.distance() {
+        Some(d) => println!(
+            "full board: {side} forces a clean first capture or Ndar-Kepp within {d} {}",
+            if d == 1 { "ply" } else { "plies" }
+        ),
+        None => println!("full board: neither side can force a clean first capture in time"),
+    }
+    Ok(())
+}
+
 fn stats(dir: &Path) -> Result<(), Failure> {
     let tables = Tables::open(dir).map_err(other)?;
     let materials = tables.materials();
@@ -175,5 +223,17 @@ fn stats(dir: &Path) -> Result<(), Failure> {
         all.push(MaterialStats::of(material, entries));
     }
     println!("{}", tables::stats::render(&all));
+    if let Some(entries) = tables.full_board_entries().map_err(other)? {
+        let s = MaterialStats::of(tables::full_board::MATERIAL, entries);
+        println!(
+            "full board (12v12, one hole; a win is a clean first capture): {} positions  won {}  drawn {}  lost {}  longest win {}  longest loss {}",
+            s.positions(),
+            s.wins,
+            s.draws,
+            s.losses,
+            s.longest_win.unwrap_or(0),
+            s.longest_loss.unwrap_or(0)
+        );
+    }
     Ok(())
 }

@@ -47,7 +47,7 @@ pub struct BuildReport {
 
 /// One material being solved.
 #[derive(Debug)]
-struct Work {
+pub(super) struct Work {
     material: Material,
     /// Each position's [`Cell`], side by side so that deciding a predecessor
     /// costs one cache miss.
@@ -60,7 +60,7 @@ type Cell = [u8; 2];
 
 impl Work {
     /// The encoded entries, the work done.
-    fn into_values(self) -> (Material, Vec<u8>) {
+    pub(super) fn into_values(self) -> (Material, Vec<u8>) {
         (self.material, self.cells.iter().map(|c| c[0]).collect())
     }
 }
@@ -158,7 +158,9 @@ pub fn build_with(
                 vec![first, first.swapped()]
             };
             let start = Instant::now();
-            for work in solve(&group, &solved, &options) {
+            let judge =
+                |m: Material, mover: u32, other: u32| best_capture(m, mover, other, &solved);
+            for work in solve(&group, &judge, &options) {
                 let (material, values) = work.into_values();
                 report.bytes += format::write(dir, material, &values)?;
                 report.positions += values.len() as u64;
@@ -174,11 +176,16 @@ pub fn build_with(
     Ok(report)
 }
 
-/// Solves a material and, if different, its swap.
-fn solve(group: &[Material], solved: &Solved, options: &BuildOptions) -> Vec<Work> {
+/// How the first pass judges a position's captures: the best any of them
+/// achieves for the capturer.
+pub(super) type Judge<'a> = dyn Fn(Material, u32, u32) -> CaptureBest + Sync + 'a;
+
+/// Solves a material and, if different, its swap, judging captures with
+/// `judge`.
+pub(super) fn solve(group: &[Material], judge: &Judge, options: &BuildOptions) -> Vec<Work> {
     let mut work: Vec<Work> = group
         .iter()
-        .map(|&m| first_pass(m, solved, options.threads()))
+        .map(|&m| first_pass(m, judge, options.threads()))
         .collect();
     let slot = |m: Material| {
         group
@@ -200,7 +207,7 @@ fn solve(group: &[Material], solved: &Solved, options: &BuildOptions) -> Vec<Wor
 }
 
 /// Classifies every position of `material` from its captures and step count.
-fn first_pass(material: Material, solved: &Solved, threads: usize) -> Work {
+fn first_pass(material: Material, judge: &Judge, threads: usize) -> Work {
     let size = usize::try_from(material.size()).expect("fits in memory");
     let block = material.block();
     let movers = binomial(index::HOLES, material.mover.into());
@@ -213,7 +220,7 @@ fn first_pass(material: Material, solved: &Solved, threads: usize) -> Work {
             let base = part * per * block;
             scope.spawn(move || {
                 index::for_each(material, ranks, |i, mover, other| {
-                    cells[(i - base) as usize] = classify(material, mover, other, solved);
+                    cells[(i - base) as usize] = classify(material, mover, other, judge);
                 });
             });
         }
@@ -223,7 +230,7 @@ fn first_pass(material: Material, solved: &Solved, threads: usize) -> Work {
 
 /// The best a capture achieves, from the capturer's side.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum CaptureBest {
+pub(super) enum CaptureBest {
     /// No capture, or every capture loses.
     Nothing,
     Draw,
@@ -231,13 +238,13 @@ enum CaptureBest {
 }
 
 /// The first-pass cell of a position.
-fn classify(material: Material, mover: u32, other: u32, solved: &Solved) -> Cell {
+fn classify(material: Material, mover: u32, other: u32, judge: &Judge) -> Cell {
     let empty = FULL & !(mover | other);
     let steps: u32 = Dir::ALL
         .iter()
         .map(|d| (d.shift(mover) & empty).count_ones())
         .sum();
-    match best_capture(material, mover, other, solved) {
+    match judge(material, mover, other) {
         CaptureBest::Win => [Entry::Win(1).encode(), 0],
         CaptureBest::Draw => [0, ESCAPE],
         CaptureBest::Nothing if steps == 0 => [Entry::Loss(1).encode(), 0],

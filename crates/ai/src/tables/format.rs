@@ -93,10 +93,14 @@ fn header(material: Material, count: u32) -> [u8; HEADER] {
 
 /// Writes a material's entries to `dir`, returning the bytes written.
 pub fn write(dir: &Path, material: Material, entries: &[u8]) -> Result<u64, TableError> {
-    let path = path(dir, material);
+    write_to(&path(dir, material), material, entries)
+}
+
+/// Writes a material's entries to the file `path`.
+pub fn write_to(path: &Path, material: Material, entries: &[u8]) -> Result<u64, TableError> {
     let count = u32::try_from(entries.len()).expect("tables hold fewer than 2^32 entries");
-    let io = |e| TableError::io(&path, e);
-    let mut file = std::io::BufWriter::new(fs::File::create(&path).map_err(io)?);
+    let io = |e| TableError::io(path, e);
+    let mut file = std::io::BufWriter::new(fs::File::create(path).map_err(io)?);
     file.write_all(&header(material, count)).map_err(io)?;
     file.write_all(entries).map_err(io)?;
     file.write_all(&fnv1a(entries).to_le_bytes()).map_err(io)?;
@@ -106,16 +110,20 @@ pub fn write(dir: &Path, material: Material, entries: &[u8]) -> Result<u64, Tabl
 
 /// Reads and checks a material's entries from `dir`.
 pub fn read(dir: &Path, material: Material) -> Result<Vec<u8>, TableError> {
-    let path = path(dir, material);
-    let mut bytes = match fs::read(&path) {
+    read_from(&path(dir, material), material)
+}
+
+/// Reads and checks a material's entries from the file `path`.
+pub fn read_from(path: &Path, material: Material) -> Result<Vec<u8>, TableError> {
+    let mut bytes = match fs::read(path) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return Err(TableError::Missing(material));
         }
-        Err(e) => return Err(TableError::io(&path, e)),
+        Err(e) => return Err(TableError::io(path, e)),
     };
     let corrupt = |reason: &str| TableError::Corrupt {
-        path: path.clone(),
+        path: path.to_path_buf(),
         reason: reason.into(),
     };
     let expected = usize::try_from(material.size()).expect("fits in memory");

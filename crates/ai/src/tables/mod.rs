@@ -10,10 +10,13 @@
 //! [`build`] solves them by retrograde analysis, material by material in
 //! increasing ball count, [`format`] stores them one byte an entry,
 //! [`probe`] reads them back and plays from them, [`stats`] counts them.
+//! [`full_board`] solves the board a placement without a capture leaves,
+//! up to its first capture.
 
 pub mod build;
 pub mod error;
 pub mod format;
+pub mod full_board;
 pub mod index;
 pub mod probe;
 pub mod stats;

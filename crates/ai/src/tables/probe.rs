@@ -14,7 +14,7 @@ use std::sync::{Mutex, OnceLock};
 
 use palabre_rules::yote::{Color, Move, Position, QUIET_LIMIT};
 
-use super::{Entry, Material, TableError, format};
+use super::{Entry, Material, TableError, format, full_board};
 
 /// Win, draw or loss for the side to move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -136,6 +136,8 @@ pub struct Tables {
     /// together read it once rather than each holding its own copy (the
     /// 4v4 table is 76 MB).
     reading: Mutex<()>,
+    /// The full board ([`full_board`]), when its file is present.
+    full: Option<OnceLock<Vec<u8>>>,
 }
 
 impl Tables {
@@ -150,11 +152,13 @@ impl Tables {
             }
         }
         let max_total = loaded.keys().map(|m| m.total()).max().unwrap_or(0);
+        let full = full_board::path(dir).is_file().then(OnceLock::new);
         Ok(Tables {
             dir: dir.to_path_buf(),
             loaded,
             max_total,
             reading: Mutex::new(()),
+            full,
         })
     }
 
@@ -165,6 +169,32 @@ impl Tables {
         self.materials()
             .into_iter()
             .try_for_each(|m| self.entries(m).map(|_| ()))
+    }
+
+    /// The full board's encoded entries, read on first use; `None` when
+    /// its file is not in the directory.
+    pub fn full_board_entries(&self) -> Result<Option<&[u8]>, TableError> {
+        let Some(cell) = &self.full else {
+            return Ok(None);
+        };
+        if let Some(bytes) = cell.get() {
+            return Ok(Some(bytes));
+        }
+        let _reading = self.reading.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(bytes) = cell.get() {
+            return Ok(Some(bytes));
+        }
+        let bytes = full_board::read(&self.dir)?;
+        Ok(Some(cell.get_or_init(|| bytes)))
+    }
+
+    /// The full board's probe of a position, if it is a full board and the
+    /// table has been read ([`Tables::full_board_entries`]). Its win is a
+    /// clean first capture, not a won game (see [`full_board`]).
+    pub fn probe_full_board(&self, position: &Position) -> Option<Probe> {
+        let bytes = self.full.as_ref()?.get()?;
+        let entry = Entry::decode(bytes[full_board::index(position)? as usize])?;
+        Some(Probe::at(entry, position))
     }
 
     /// The materials present, by increasing total.
