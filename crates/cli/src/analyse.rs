@@ -12,7 +12,7 @@ use clap::Args;
 use palabre_ai::analysis::{self, Analysable, PlyReport};
 use palabre_ai::level::GameKind;
 use palabre_ai::nsolo::Nsolo;
-use palabre_ai::tables::Tables;
+use palabre_ai::tables::{self, Probe, Tables};
 use palabre_ai::yote::Yote;
 use palabre_ai::{Limits, Params, SearchLimit};
 use palabre_rules::{GamePosition, Record, yote};
@@ -119,19 +119,31 @@ fn limits(args: &AnalyseArgs, kind: GameKind) -> Limits {
 }
 
 /// What the tables say of the position after ply `ply` (from 1), from the
-/// mover's side: `{"result":"win","dtc":12}`, or `null` where they do not
-/// hold it.
+/// mover's side: `"tables":{"result":"win","dtc":12}`, or `"tables":null`
+/// where they do not hold it; on a full board whose table is present, also
+/// `"full_board":{…}`, its first clean capture in the same form.
 fn verdict(tables: &Tables, record: &Record<yote::Position>, ply: usize) -> String {
-    let Some(probe) = record
-        .position_at(ply)
-        .and_then(|after| tables.probe(after).ok())
-    else {
-        return "null".to_owned();
+    let Some(after) = record.position_at(ply) else {
+        return ",\"tables\":null".to_owned();
     };
-    let dtc = probe
-        .distance()
-        .map_or_else(|| "null".to_owned(), |d| d.to_string());
-    format!("{{\"result\":\"{}\",\"dtc\":{dtc}}}", probe.wdl.flip())
+    let result = |probe: Option<Probe>| {
+        probe.map_or_else(
+            || "null".to_owned(),
+            |p| {
+                let dtc = p
+                    .distance()
+                    .map_or_else(|| "null".to_owned(), |d| d.to_string());
+                format!("{{\"result\":\"{}\",\"dtc\":{dtc}}}", p.wdl.flip())
+            },
+        )
+    };
+    let mut fields = format!(",\"tables\":{}", result(tables.probe(after).ok()));
+    if tables::full_board::index(after).is_some()
+        && matches!(tables.full_board_entries(), Ok(Some(_)))
+    {
+        fields += &format!(",\"full_board\":{}", result(tables.probe_full_board(after)));
+    }
+    fields
 }
 
 /// Prints each ply's line as soon as it is analysed; `extra` gives the
@@ -155,13 +167,13 @@ fn print<P: GamePosition, G: Analysable<P>>(
 }
 
 /// `{"ply":…,"move":…,"eval":…,"best":…,"mark":…}`, in that order, then
-/// `"tables":…` when given.
+/// the tables' fields when given.
 fn json_line<M: std::fmt::Display>(r: &PlyReport<M>, tables: Option<String>) -> String {
     let text = |s: String| Value::from(s).to_string();
     let mark = r
         .mark
         .map_or_else(|| "null".to_owned(), |m| text(m.as_str().to_owned()));
-    let tables = tables.map_or_else(String::new, |t| format!(",\"tables\":{t}"));
+    let tables = tables.unwrap_or_default();
     format!(
         "{{\"ply\":{},\"move\":{},\"eval\":{},\"best\":{},\"mark\":{}{tables}}}",
         r.ply,

@@ -1,4 +1,5 @@
-//! `palabre tables` on the full board: built on request, probed, counted.
+//! `palabre tables` on the full board: built on request, probed, counted,
+//! and read by `palabre analyse`.
 
 mod run;
 
@@ -48,6 +49,21 @@ fn the_full_board_is_built_on_request_and_probed_for_its_first_clean_capture() {
     assert_eq!(code, 0, "{err}");
     assert!(
         out.contains("67603900 positions  won 34605390  drawn 22404907  lost 10593603"),
+        "{out}"
+    );
+
+    // The analysis of a game whose placement fills the board: ply 24 is
+    // Black's last placement, after which Red has a clean capture.
+    let record = "[Game \"yote\"]\n\n1. c1 d5 2. b1 c5 3. a4 a5 4. a3 a1 5. e3 e1 \
+        6. e2 d1 7. d3 d4 8. d2 b5 9. e4 c4 10. c2 a2 11. e5 b4 12. b2 b3 13. a3xc3/a5\n";
+    let (code, out, err) =
+        run::palabre(&["analyse", "--depth", "1", "--tables", with, "-"], record);
+    assert_eq!(code, 0, "{err}");
+    let full: Vec<&str> = out.lines().filter(|l| l.contains("full_board")).collect();
+    assert_eq!(full.len(), 1, "{out}");
+    assert!(full[0].starts_with("{\"ply\":24,\"move\":\"b3\""), "{out}");
+    assert!(
+        full[0].ends_with(",\"tables\":null,\"full_board\":{\"result\":\"loss\",\"dtc\":1}}"),
         "{out}"
     );
 

@@ -109,6 +109,9 @@ pub(crate) fn built_for_tests() -> &'static Path {
 
 #[cfg(test)]
 mod tests {
+    use rand::SeedableRng;
+    use rand::seq::SliceRandom;
+
     use super::*;
     use crate::tables::Entry;
 
@@ -179,8 +182,6 @@ mod tests {
     fn the_table_agrees_with_a_plain_search_of_the_first_plies() {
         let tables = crate::tables::Tables::open(built_for_tests()).unwrap();
         tables.preload().unwrap();
-        use rand::SeedableRng;
-        use rand::seq::SliceRandom;
         let mut rng = rand::rngs::SmallRng::seed_from_u64(12);
         let mut seen = [0; 3];
         for _ in 0..400 {
