@@ -12,7 +12,7 @@ use clap::Args;
 use palabre_ai::analysis::{self, Analysable, PlyReport};
 use palabre_ai::level::GameKind;
 use palabre_ai::nsolo::Nsolo;
-use palabre_ai::tables::{self, Probe, Tables};
+use palabre_ai::tables::{Probe, Tables};
 use palabre_ai::yote::Yote;
 use palabre_ai::{Limits, Params, SearchLimit};
 use palabre_rules::{GamePosition, Record, yote};
@@ -126,24 +126,22 @@ fn verdict(tables: &Tables, record: &Record<yote::Position>, ply: usize) -> Stri
     let Some(after) = record.position_at(ply) else {
         return ",\"tables\":null".to_owned();
     };
-    let result = |probe: Option<Probe>| {
-        probe.map_or_else(
-            || "null".to_owned(),
-            |p| {
-                let dtc = p
-                    .distance()
-                    .map_or_else(|| "null".to_owned(), |d| d.to_string());
-                format!("{{\"result\":\"{}\",\"dtc\":{dtc}}}", p.wdl.flip())
-            },
-        )
-    };
     let mut fields = format!(",\"tables\":{}", result(tables.probe(after).ok()));
-    if tables::full_board::index(after).is_some()
-        && matches!(tables.full_board_entries(), Ok(Some(_)))
-    {
-        fields += &format!(",\"full_board\":{}", result(tables.probe_full_board(after)));
+    if let Ok(Some(probe)) = tables.probe_full_board(after) {
+        fields += &format!(",\"full_board\":{}", result(Some(probe)));
     }
     fields
+}
+
+/// `{"result":"win","dtc":12}` from the mover's side, or `null`.
+fn result(probe: Option<Probe>) -> String {
+    let Some(p) = probe else {
+        return "null".to_owned();
+    };
+    let dtc = p
+        .distance()
+        .map_or_else(|| "null".to_owned(), |d| d.to_string());
+    format!("{{\"result\":\"{}\",\"dtc\":{dtc}}}", p.wdl.flip())
 }
 
 /// Prints each ply's line as soon as it is analysed; `extra` gives the

@@ -82,7 +82,7 @@ fn build(max: u8, scope: tables::Scope, full_board: bool, dir: &Path) -> Result<
         scope,
         ..Default::default()
     };
-    let report = tables::build_with(dir, max, options, |s, took| {
+    let mut report = tables::build_with(dir, max, options, |s, took| {
         eprintln!(
             "{:>5} {:>12} positions  won {:>11}  drawn {:>11}  lost {:>11}  {:>7.1} s",
             s.material.to_string(),
@@ -94,7 +94,6 @@ fn build(max: u8, scope: tables::Scope, full_board: bool, dir: &Path) -> Result<
         );
     })
     .map_err(other)?;
-    let mut report = report;
     if full_board {
         let started = Instant::now();
         let (stats, bytes) = tables::full_board::build(dir, options).map_err(other)?;
@@ -182,15 +181,12 @@ fn probe(fen: &str, dir: &Path) -> Result<(), Failure> {
 
 /// A full board's first clean capture (docs/tables.md, "The full board").
 fn probe_full_board(tables: &Tables, position: &Position) -> Result<(), Failure> {
-    if tables.full_board_entries().map_err(other)?.is_none() {
+    let Some(probe) = tables.probe_full_board(position).map_err(other)? else {
         return Err(Failure::Input(format!(
             "a full board: no {} (palabre tables build --full-board)",
             tables::full_board::FILE_NAME
         )));
-    }
-    let probe = tables
-        .probe_full_board(position)
-        .expect("a full board, its table read");
+    };
     let side = match probe.wdl {
         tables::Wdl::Win => position.turn(),
         _ => position.turn().other(),

@@ -253,28 +253,37 @@ fn classify(material: Material, mover: u32, other: u32, judge: &Judge) -> Cell {
 }
 
 fn best_capture(material: Material, mover: u32, other: u32, solved: &Solved) -> CaptureBest {
-    let empty = FULL & !(mover | other);
     let mut best = CaptureBest::Nothing;
-    for dir in Dir::ALL {
-        for to in Bits(dir.shift(dir.shift(mover) & other) & empty) {
-            let Some(child) = material.after_capture() else {
-                return CaptureBest::Win;
-            };
-            let table = &solved[&child];
-            let (to, delta) = (i32::from(to), i32::from(dir.delta()));
-            let capturer = mover ^ 1 << (to - 2 * delta) ^ 1 << to;
-            let left = other & !(1 << (to - delta));
-            for second in Bits(left) {
-                let victim = left & !(1 << second);
-                match Entry::decode(table[child.index(victim, capturer) as usize]) {
-                    Some(Entry::Loss(_)) => return CaptureBest::Win,
-                    Some(Entry::Draw) => best = CaptureBest::Draw,
-                    _ => {}
-                }
+    for (capturer, left) in jumps(mover, other) {
+        let Some(child) = material.after_capture() else {
+            return CaptureBest::Win;
+        };
+        let table = &solved[&child];
+        for second in Bits(left) {
+            let victim = left & !(1 << second);
+            match Entry::decode(table[child.index(victim, capturer) as usize]) {
+                Some(Entry::Loss(_)) => return CaptureBest::Win,
+                Some(Entry::Draw) => best = CaptureBest::Draw,
+                _ => {}
             }
         }
     }
     best
+}
+
+/// Each jump of the side to move: its balls after the jump, and the other
+/// side's balls left before the second ball is chosen.
+pub(super) fn jumps(mover: u32, other: u32) -> impl Iterator<Item = (u32, u32)> {
+    let empty = FULL & !(mover | other);
+    Dir::ALL.into_iter().flat_map(move |dir| {
+        Bits(dir.shift(dir.shift(mover) & other) & empty).map(move |to| {
+            let (to, delta) = (i32::from(to), i32::from(dir.delta()));
+            (
+                mover ^ 1 << (to - 2 * delta) ^ 1 << to,
+                other & !(1 << (to - delta)),
+            )
+        })
+    })
 }
 
 /// Decides the predecessors (in `work[to]`) of the positions of `work[from]`

@@ -79,18 +79,12 @@ fn can_jump(jumper: u32, victim: u32) -> bool {
 /// The best capture of the side to move: clean if some second ball leaves
 /// the victim no jump, else an exchange (a draw).
 fn clean_capture(mover: u32, other: u32) -> CaptureBest {
-    let empty = FULL & !(mover | other);
     let mut best = CaptureBest::Nothing;
-    for dir in Dir::ALL {
-        for to in Bits(dir.shift(dir.shift(mover) & other) & empty) {
-            let (to, delta) = (i32::from(to), i32::from(dir.delta()));
-            let capturer = mover ^ 1 << (to - 2 * delta) ^ 1 << to;
-            let left = other & !(1 << (to - delta));
-            if Bits(left).any(|second| !can_jump(left & !(1 << second), capturer)) {
-                return CaptureBest::Win;
-            }
-            best = CaptureBest::Draw;
+    for (capturer, left) in build::jumps(mover, other) {
+        if Bits(left).any(|second| !can_jump(left & !(1 << second), capturer)) {
+            return CaptureBest::Win;
         }
+        best = CaptureBest::Draw;
     }
     best
 }

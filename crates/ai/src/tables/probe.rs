@@ -174,27 +174,29 @@ impl Tables {
     /// The full board's encoded entries, read on first use; `None` when
     /// its file is not in the directory.
     pub fn full_board_entries(&self) -> Result<Option<&[u8]>, TableError> {
-        let Some(cell) = &self.full else {
-            return Ok(None);
-        };
-        if let Some(bytes) = cell.get() {
-            return Ok(Some(bytes));
-        }
-        let _reading = self.reading.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(bytes) = cell.get() {
-            return Ok(Some(bytes));
-        }
-        let bytes = full_board::read(&self.dir)?;
-        Ok(Some(cell.get_or_init(|| bytes)))
+        self.full
+            .as_ref()
+            .map(|cell| self.read_once(cell, || full_board::read(&self.dir)))
+            .transpose()
     }
 
-    /// The full board's probe of a position, if it is a full board and the
-    /// table has been read ([`Tables::full_board_entries`]). Its win is a
-    /// clean first capture, not a won game (see [`full_board`]).
-    pub fn probe_full_board(&self, position: &Position) -> Option<Probe> {
-        let bytes = self.full.as_ref()?.get()?;
-        let entry = Entry::decode(bytes[full_board::index(position)? as usize])?;
-        Some(Probe::at(entry, position))
+    /// The full board's probe of a position, read on first use; `None` when
+    /// the position is not a full board or the file is not in the
+    /// directory. Its win is a clean first capture, not a won game (see
+    /// [`full_board`]).
+    pub fn probe_full_board(&self, position: &Position) -> Result<Option<Probe>, TableError> {
+        let Some(index) = full_board::index(position) else {
+            return Ok(None);
+        };
+        let Some(bytes) = self.full_board_entries()? else {
+            return Ok(None);
+        };
+        let byte = bytes[index as usize];
+        let entry = Entry::decode(byte).ok_or_else(|| TableError::Corrupt {
+            path: full_board::path(&self.dir),
+            reason: format!("byte {byte} is no entry"),
+        })?;
+        Ok(Some(Probe::at(entry, position)))
     }
 
     /// The materials present, by increasing total.
@@ -210,6 +212,15 @@ impl Tables {
             .loaded
             .get(&material)
             .ok_or(TableError::Missing(material))?;
+        self.read_once(cell, || format::read(&self.dir, material))
+    }
+
+    /// The bytes of `cell`, read with `read` by the first caller only.
+    fn read_once<'a>(
+        &self,
+        cell: &'a OnceLock<Vec<u8>>,
+        read: impl FnOnce() -> Result<Vec<u8>, TableError>,
+    ) -> Result<&'a [u8], TableError> {
         if let Some(bytes) = cell.get() {
             return Ok(bytes);
         }
@@ -218,7 +229,7 @@ impl Tables {
         if let Some(bytes) = cell.get() {
             return Ok(bytes);
         }
-        let bytes = format::read(&self.dir, material)?;
+        let bytes = read()?;
         Ok(cell.get_or_init(|| bytes))
     }
 
