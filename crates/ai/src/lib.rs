@@ -5,7 +5,8 @@
 //!   generic over a [`SearchGame`]; [`yote`] and [`nsolo`] adapt each game and
 //!   hold its evaluation.
 //! - [`limits`]: what bounds a search, as data; [`time`] turns it into
-//!   deadlines that are never overrun.
+//!   deadlines that are never overrun; [`game_clock`] turns a game clock
+//!   into one move's budget.
 //! - [`level`]: « Débutant » to « Expert », reproducible from a seed;
 //!   [`player`] answers "which move", "which hint", "accept a draw?".
 //! - [`smp`]: Lazy SMP, more threads sharing one table.
@@ -19,6 +20,7 @@ pub mod analysis;
 pub mod bench;
 pub mod endgame;
 pub mod game;
+pub mod game_clock;
 pub mod greedy;
 pub mod level;
 pub mod limits;

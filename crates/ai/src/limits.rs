@@ -12,6 +12,9 @@ pub enum SearchLimit {
     MoveTime(Duration),
     /// Stop after about this many nodes.
     Nodes(u64),
+    /// The mover's game clock: the time it has left and the increment
+    /// added after its move. The move's share is [`crate::game_clock`]'s.
+    Clock { left: Duration, increment: Duration },
 }
 
 /// Bounds that combine: the tightest of each kind applies.
@@ -60,6 +63,20 @@ impl Limits {
             .filter_map(|l| {
                 if let SearchLimit::Nodes(n) = l {
                     Some(*n)
+                } else {
+                    None
+                }
+            })
+            .min()
+    }
+
+    /// The tightest clock given: the least time left, with its increment.
+    pub fn clock(&self) -> Option<(Duration, Duration)> {
+        self.0
+            .iter()
+            .filter_map(|l| {
+                if let SearchLimit::Clock { left, increment } = l {
+                    Some((*left, *increment))
                 } else {
                     None
                 }

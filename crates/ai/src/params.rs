@@ -31,6 +31,12 @@ pub struct Params {
     pub nsolo_quiescence_width: usize,
     /// Expert's time budget a move, in milliseconds.
     pub expert_budget_ms: u64,
+    /// Under a game clock: the moves a side expects to make after its
+    /// placements (all of Nsolo's), and how many of them one Yoté
+    /// placement weighs (`game_clock.rs`). One: weighing the placements
+    /// twice or four times did not win (docs/strength.md, "A game clock").
+    pub clock_moves_ahead: u32,
+    pub clock_placement_weight: f64,
     /// The machine accepts a draw when its own score is at most minus this.
     pub draw_accept_margin: i32,
     /// Before this ply (the opening) the machine refuses every draw.
@@ -127,6 +133,8 @@ impl Default for Params {
             nsolo_quiescence_plies: 4,
             nsolo_quiescence_width: 3,
             expert_budget_ms: 2000,
+            clock_moves_ahead: 20,
+            clock_placement_weight: 1.0,
             draw_accept_margin: 30,
             draw_min_ply: 20,
             lmr_depth: 3,
@@ -194,6 +202,12 @@ impl Params {
         }
         if !(0.0..=1.0).contains(&self.soft_time_fraction) {
             return Err("soft_time_fraction: 0 to 1".into());
+        }
+        if !(0.1..=100.0).contains(&self.clock_placement_weight) {
+            return Err("clock_placement_weight: 0.1 to 100".into());
+        }
+        if !(1..=1000).contains(&self.clock_moves_ahead) {
+            return Err("clock_moves_ahead: 1 to 1000".into());
         }
         Ok(())
     }

@@ -89,7 +89,8 @@ pub fn think(
     let style = req
         .level
         .style(kind, Duration::from_millis(params.expert_budget_ms));
-    let clock = Clock::new(effective_limits(&style, &req.limits).movetime(), params);
+    let limits = effective_limits(&style, req, params);
+    let clock = Clock::new(limits.movetime(), params);
     tt.clear();
     match &req.position {
         AnyPosition::Yote(pos) => {
@@ -108,23 +109,43 @@ pub fn think(
                 return thought;
             }
             let game = Yote::with_tables(params.clone(), req.tables.clone());
-            let thought = choose(&game, params, pos, req, &style, clock, tt, stop, |i| {
-                report(&convert_info(i, |m| AnyMove::Yote(*m)))
-            });
+            let thought = choose(
+                &game,
+                params,
+                pos,
+                req,
+                &style,
+                &limits,
+                clock,
+                tt,
+                stop,
+                |i| report(&convert_info(i, |m| AnyMove::Yote(*m))),
+            );
             map_thought(thought, |m| AnyMove::Yote(*m))
         }
         AnyPosition::Nsolo(pos) => {
             let game = Nsolo::new(params.clone());
             let line = |ms: &[crate::nsolo::NsoloMove]| nsolo_line(&game, pos, ms);
-            let thought = choose(&game, params, pos, req, &style, clock, tt, stop, |i| {
-                report(&Info {
-                    depth: i.depth,
-                    score: i.score,
-                    nodes: i.nodes,
-                    elapsed: i.elapsed,
-                    pv: line(&i.pv),
-                })
-            });
+            let thought = choose(
+                &game,
+                params,
+                pos,
+                req,
+                &style,
+                &limits,
+                clock,
+                tt,
+                stop,
+                |i| {
+                    report(&Info {
+                        depth: i.depth,
+                        score: i.score,
+                        nodes: i.nodes,
+                        elapsed: i.elapsed,
+                        pv: line(&i.pv),
+                    })
+                },
+            );
             Thought {
                 best: thought
                     .best
@@ -176,11 +197,19 @@ fn map_thought<M>(r: SearchResult<M>, f: impl Fn(&M) -> AnyMove) -> Thought {
     }
 }
 
-/// The level's limits capped by the request's.
-fn effective_limits(style: &Style, requested: &Limits) -> Limits {
-    let mut limits = requested
-        .clone()
-        .with(SearchLimit::MoveTime(style.movetime));
+/// The level's limits capped by the request's. A game clock becomes this
+/// move's share of it; Expert's own budget a move is for play without a
+/// clock, so under one only the clock bounds Expert.
+fn effective_limits(style: &Style, req: &Request, params: &Params) -> Limits {
+    let mut limits = req.limits.clone();
+    let clock = limits.clock();
+    if let Some((left, increment)) = clock {
+        let budget = crate::game_clock::budget(left, increment, &req.position, params);
+        limits = limits.with(SearchLimit::MoveTime(budget));
+    }
+    if clock.is_none() || req.level != Level::Expert {
+        limits = limits.with(SearchLimit::MoveTime(style.movetime));
+    }
     if let Some(d) = style.depth {
         limits = limits.with(SearchLimit::Depth(d));
     }
@@ -194,6 +223,7 @@ fn choose<G>(
     pos: &G::Position,
     req: &Request,
     style: &Style,
+    limits: &Limits,
     clock: Clock,
     tt: &mut Table,
     stop: &AtomicBool,
@@ -203,14 +233,13 @@ where
     G: SearchGame + Sync,
     G::Position: Sync,
 {
-    let limits = effective_limits(style, &req.limits);
     if style.temperature == 0 {
         let job = smp::Job {
             game,
             params,
             tt,
             stop,
-            limits: &limits,
+            limits,
             clock,
             history: &req.history,
             quiescence: style.quiescence,
@@ -225,7 +254,7 @@ where
         };
         return smp::search(&job, pos, threads, report);
     }
-    let mut searcher = Searcher::new(game, params, tt, stop, &limits, clock, &req.history);
+    let mut searcher = Searcher::new(game, params, tt, stop, limits, clock, &req.history);
     searcher.quiescence = style.quiescence;
     let depth = limits.depth().unwrap_or(1);
     let scored = searcher.score_root_moves(pos, depth);
@@ -322,4 +351,68 @@ pub fn accepts_draw(
     let req = draw_request(position, history);
     let thought = think(&req, params, &mut tt, &AtomicBool::new(false), |_| {});
     accepts(&thought, params, offer)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(level: Level, limits: Limits) -> Request {
+        Request {
+            position: AnyPosition::Yote(yote::Position::START),
+            history: Vec::new(),
+            level,
+            limits,
+            seed: 0,
+            tables: None,
+        }
+    }
+
+    #[test]
+    fn a_clock_bounds_expert_alone_and_caps_the_other_levels() {
+        let params = Params::default();
+        let clock = Limits::new().with(SearchLimit::Clock {
+            left: Duration::from_secs(600),
+            increment: Duration::from_secs(5),
+        });
+        let share = crate::game_clock::budget(
+            Duration::from_secs(600),
+            Duration::from_secs(5),
+            &AnyPosition::Yote(yote::Position::START),
+            &params,
+        );
+        let style = |level: Level| level.style(GameKind::Yote, Duration::from_secs(2));
+        // A long clock lets Expert think past its 2 s a move.
+        let expert = effective_limits(
+            &style(Level::Expert),
+            &request(Level::Expert, clock.clone()),
+            &params,
+        );
+        assert_eq!(expert.movetime(), Some(share));
+        assert!(share > Duration::from_secs(2));
+        // The other levels keep their own cap; a short clock caps them too.
+        let confirme = effective_limits(
+            &style(Level::Confirme),
+            &request(Level::Confirme, clock),
+            &params,
+        );
+        assert_eq!(confirme.movetime(), Some(style(Level::Confirme).movetime));
+        let short = Limits::new().with(SearchLimit::Clock {
+            left: Duration::from_millis(400),
+            increment: Duration::ZERO,
+        });
+        let confirme = effective_limits(
+            &style(Level::Confirme),
+            &request(Level::Confirme, short),
+            &params,
+        );
+        assert!(confirme.movetime() < Some(style(Level::Confirme).movetime));
+        // Without a clock Expert keeps its own budget.
+        let untimed = effective_limits(
+            &style(Level::Expert),
+            &request(Level::Expert, Limits::new()),
+            &params,
+        );
+        assert_eq!(untimed.movetime(), Some(Duration::from_secs(2)));
+    }
 }

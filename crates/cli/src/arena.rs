@@ -38,6 +38,10 @@ pub struct Settings {
     pub nodes: Option<u64>,
     /// B's node budget a move.
     pub b_nodes: Option<u64>,
+    /// A's game clock: a side whose clock runs out loses on time.
+    pub clock: Option<GameClock>,
+    /// B's game clock.
+    pub b_clock: Option<GameClock>,
     pub seed: u64,
     pub jobs: usize,
     /// Yoté endgame tables for the Expert contestants.
@@ -45,6 +49,44 @@ pub struct Settings {
     /// Where to write one JSON line a game (its moves and result), to study
     /// the losses afterwards.
     pub records: Option<std::path::PathBuf>,
+}
+
+/// A game clock: the time each side starts with and the increment added
+/// after each of its moves, written `MS` or `MS+MS` (`60000+500`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GameClock {
+    pub start: Duration,
+    pub increment: Duration,
+}
+
+impl std::str::FromStr for GameClock {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<GameClock, String> {
+        let ms = |t: &str| {
+            t.parse::<u64>()
+                .map(Duration::from_millis)
+                .map_err(|_| format!("bad clock {s:?}: MS or MS+MS"))
+        };
+        let (start, increment) = match s.split_once('+') {
+            Some((start, inc)) => (ms(start)?, ms(inc)?),
+            None => (ms(s)?, Duration::ZERO),
+        };
+        if start.is_zero() {
+            return Err(format!("bad clock {s:?}: no time to start with"));
+        }
+        Ok(GameClock { start, increment })
+    }
+}
+
+impl GameClock {
+    /// The clock after a move that took `spent` with `left` on it: `None`
+    /// when the time ran out before the move was made.
+    fn after(self, left: Duration, spent: Duration) -> Option<Duration> {
+        left.checked_sub(spent)
+            .filter(|l| !l.is_zero())
+            .map(|l| l + self.increment)
+    }
 }
 
 /// One finished game, from A's side.
@@ -185,6 +227,8 @@ fn play<P: Arena>(
     let mut record = opening(start, opening_seed, params)?;
     let first_mover = record.position().turn();
     let mut times: [Vec<Duration>; 2] = Default::default();
+    let clocks = [settings.clock, settings.b_clock];
+    let mut left = clocks.map(|c| c.map(|c| c.start));
     let [pa, pb] = players;
     let players = if a_first { [pa, pb] } else { [pb, pa] };
     loop {
@@ -227,16 +271,24 @@ fn play<P: Arena>(
             protocol_position: line.clone(),
             movetime: [settings.movetime, settings.b_movetime][who],
             nodes: [settings.nodes, settings.b_nodes][who],
+            clock: left[who].zip(clocks[who].map(|c| c.increment)),
             seed: opening_seed ^ (record.ply() as u64) << 32,
         };
         let started = Instant::now();
         let choice = players[side].choose(&turn)?;
-        times[who].push(started.elapsed());
+        let spent = started.elapsed();
+        times[who].push(spent);
         let a_moving = who == 0;
         let forfeit = |why: String, line: String| {
             let score = if a_moving { 0.0 } else { 1.0 };
             Ok((score, why, times.clone(), line))
         };
+        if let (Some(clock), Some(l)) = (clocks[who], left[who]) {
+            left[who] = clock.after(l, spent);
+            if left[who].is_none() {
+                return forfeit("time".into(), line);
+            }
+        }
         let Some(text) = choice else {
             return forfeit("no move given".into(), line);
         };
@@ -389,4 +441,24 @@ pub fn run(settings: Settings, params: Params) -> anyhow::Result<()> {
     };
     print_report(&settings, tally);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_clock_is_read_charged_and_runs_out() {
+        let ms = Duration::from_millis;
+        let clock: GameClock = "60000+500".parse().unwrap();
+        assert_eq!((clock.start, clock.increment), (ms(60_000), ms(500)));
+        let plain: GameClock = "2000".parse().unwrap();
+        assert_eq!((plain.start, plain.increment), (ms(2000), ms(0)));
+        for bad in ["", "0", "fast", "100+", "+100", "-5", "1+2+3"] {
+            assert!(bad.parse::<GameClock>().is_err(), "{bad:?}");
+        }
+        assert_eq!(clock.after(ms(1000), ms(300)), Some(ms(1200)));
+        assert_eq!(clock.after(ms(1000), ms(1000)), None);
+        assert_eq!(clock.after(ms(1000), ms(1001)), None);
+    }
 }

@@ -13,6 +13,7 @@ use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderValue};
 use serde_json::Value;
 
 use crate::contestant::Engine;
+use palabre_ai::{Limits, SearchLimit};
 
 #[derive(Debug, clap::Args)]
 pub struct BotArgs {
@@ -25,7 +26,8 @@ pub struct BotArgs {
     /// The engine's command line, e.g. "palabre engine".
     #[arg(long)]
     engine: String,
-    /// Thinking time a move, in milliseconds.
+    /// Thinking time a move, in milliseconds, in games without a live
+    /// clock; under one (`5+3`, `10+5`) the engine gets the clock.
     #[arg(long, default_value_t = 500)]
     movetime: u64,
     /// Games played at once; challenges beyond are declined.
@@ -35,6 +37,30 @@ pub struct BotArgs {
     /// can be, and it cannot be undone).
     #[arg(long)]
     upgrade: bool,
+}
+
+/// Time kept back from the clock for the move's way to the server and the
+/// server's answer.
+const NETWORK_MARGIN: Duration = Duration::from_millis(500);
+
+/// A turn's search limits: under a live clock (`5+3`: minutes and an
+/// increment in seconds), the time left on the bot's clock less
+/// [`NETWORK_MARGIN`]; otherwise (no clock, or days a move) `movetime`.
+fn turn_limits(full: &Value, state: &Value, movetime: Duration) -> Limits {
+    let increment = full["time_control"].as_str().and_then(|tc| {
+        let (minutes, seconds) = tc.split_once('+')?;
+        minutes.parse::<u64>().ok()?;
+        seconds.parse().ok().map(Duration::from_secs)
+    });
+    let turn = state["turn"].as_str().unwrap_or("");
+    let left = state["clocks"][turn].as_u64().map(Duration::from_millis);
+    match (increment, left) {
+        (Some(increment), Some(left)) => Limits::new().with(SearchLimit::Clock {
+            left: left.saturating_sub(NETWORK_MARGIN),
+            increment,
+        }),
+        _ => Limits::new().with(SearchLimit::MoveTime(movetime)),
+    }
 }
 
 /// What every task of the bot shares.
@@ -140,13 +166,10 @@ impl Bot {
             return Ok(());
         }
         let position = Bot::position(full, state["moves"].as_str().unwrap_or(""));
-        let movetime = Duration::from_millis(self.args.movetime);
+        let limits = turn_limits(full, state, Duration::from_millis(self.args.movetime));
         let engine = Arc::clone(engine);
         let best = tokio::task::spawn_blocking(move || {
-            engine
-                .lock()
-                .expect("engine")
-                .best(&position, Some(movetime), None)
+            engine.lock().expect("engine").best(&position, &limits)
         })
         .await??;
         let Some(best) = best else { return Ok(()) };
@@ -287,4 +310,38 @@ pub fn run(args: BotArgs) -> anyhow::Result<()> {
             }
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_live_clock_goes_to_the_engine_and_anything_else_gets_movetime() {
+        let ms = Duration::from_millis;
+        let state = json!({"turn": "black", "clocks": {"red": 1000, "black": 250_500}});
+        let live = json!({"time_control": "5+3"});
+        assert_eq!(
+            turn_limits(&live, &state, ms(500)).clock(),
+            Some((ms(250_000), ms(3000)))
+        );
+        let nearly_out = json!({"turn": "red", "clocks": {"red": 200, "black": 1}});
+        assert_eq!(
+            turn_limits(&live, &nearly_out, ms(500)).clock(),
+            Some((ms(0), ms(3000)))
+        );
+        for (full, state) in [
+            (
+                json!({"time_control": "none"}),
+                json!({"turn": "red", "clocks": null}),
+            ),
+            (json!({"time_control": "1d"}), state.clone()),
+            (live.clone(), json!({"turn": "red", "clocks": {"red": -20}})),
+            (json!({"time_control": "x+3"}), state.clone()),
+        ] {
+            let limits = turn_limits(&full, &state, ms(500));
+            assert_eq!((limits.clock(), limits.movetime()), (None, Some(ms(500))));
+        }
+    }
 }

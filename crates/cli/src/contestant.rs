@@ -12,10 +12,10 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use palabre_ai::greedy::greedy_move;
 use palabre_ai::player::{AnyPosition, think};
-use palabre_ai::reference;
 use palabre_ai::tables::Tables;
 use palabre_ai::tt::Table;
 use palabre_ai::{Level, Limits, Params, Request, SearchLimit};
+use palabre_ai::{game_clock, reference};
 
 /// How a contestant is named on the command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -86,6 +86,8 @@ pub struct Turn<'a> {
     pub movetime: Option<Duration>,
     /// A node budget for the search, with or without a time.
     pub nodes: Option<u64>,
+    /// The mover's game clock: time left and increment.
+    pub clock: Option<(Duration, Duration)>,
     pub seed: u64,
 }
 
@@ -98,6 +100,9 @@ impl Turn<'_> {
         }
         if let Some(n) = self.nodes {
             limits = limits.with(SearchLimit::Nodes(n));
+        }
+        if let Some((left, increment)) = self.clock {
+            limits = limits.with(SearchLimit::Clock { left, increment });
         }
         limits
     }
@@ -112,7 +117,11 @@ pub enum Contestant {
         tables: Option<Arc<Tables>>,
     },
     Greedy,
-    Reference,
+    /// Under a game clock it spreads its time evenly over the moves
+    /// Expert expects (`params` with every move weighing alike).
+    Reference {
+        params: Params,
+    },
     Engine(Engine),
 }
 
@@ -136,7 +145,12 @@ impl Contestant {
                 tables: tables.filter(|_| *level == Level::Expert),
             },
             Spec::Greedy => Contestant::Greedy,
-            Spec::Reference => Contestant::Reference,
+            Spec::Reference => Contestant::Reference {
+                params: Params {
+                    clock_placement_weight: 1.0,
+                    ..params.clone()
+                },
+            },
             Spec::Engine(cmd) => Contestant::Engine(Engine::spawn(cmd)?),
         })
     }
@@ -163,11 +177,15 @@ impl Contestant {
                     .map(|m| m.to_string())
             }
             Contestant::Greedy => greedy_move(turn.position, turn.seed).map(|m| m.to_string()),
-            Contestant::Reference => {
+            Contestant::Reference { params } => {
                 let AnyPosition::Yote(pos) = turn.position else {
                     bail!("the reference player plays Yoté only");
                 };
                 let mut limits = turn.limits();
+                if let Some((left, increment)) = limits.clock() {
+                    let budget = game_clock::budget(left, increment, turn.position, params);
+                    limits = limits.with(SearchLimit::MoveTime(budget));
+                }
                 if limits.is_infinite() {
                     limits = limits.with(SearchLimit::MoveTime(Duration::from_secs(1)));
                 }
@@ -232,30 +250,34 @@ impl Engine {
     }
 
     fn choose(&mut self, turn: &Turn<'_>) -> anyhow::Result<Option<String>> {
-        self.best(&turn.protocol_position, turn.movetime, turn.nodes)
+        self.best(&turn.protocol_position, &turn.limits())
     }
 
     /// The engine's move after `position` (a `position …` command), within
-    /// `movetime` and `nodes` if given; `None` when it sees the game over.
-    pub fn best(
-        &mut self,
-        position: &str,
-        movetime: Option<Duration>,
-        nodes: Option<u64>,
-    ) -> anyhow::Result<Option<String>> {
+    /// `limits`; `None` when it sees the game over.
+    pub fn best(&mut self, position: &str, limits: &Limits) -> anyhow::Result<Option<String>> {
         self.send(position)?;
-        let mut go = String::from("go");
-        if let Some(t) = movetime {
-            go += &format!(" movetime {}", t.as_millis());
-        }
-        if let Some(n) = nodes {
-            go += &format!(" nodes {n}");
-        }
-        self.send(&go)?;
+        self.send(&go_command(limits))?;
         let line = self.wait_for("bestmove")?;
         let best = line.trim_start_matches("bestmove").trim();
         Ok((best != "none").then(|| best.to_owned()))
     }
+}
+
+/// The engine protocol's `go` for `limits`.
+fn go_command(limits: &Limits) -> String {
+    let mut go = String::from("go");
+    for limit in &limits.0 {
+        go += &match limit {
+            SearchLimit::Depth(d) => format!(" depth {d}"),
+            SearchLimit::MoveTime(t) => format!(" movetime {}", t.as_millis()),
+            SearchLimit::Nodes(n) => format!(" nodes {n}"),
+            SearchLimit::Clock { left, increment } => {
+                format!(" clock {} inc {}", left.as_millis(), increment.as_millis())
+            }
+        };
+    }
+    go
 }
 
 /// How long an engine may take to exit once told to quit.
@@ -298,5 +320,22 @@ mod tests {
         assert!("expert@9".parse::<Spec>().is_err());
         assert!("grandmaster".parse::<Spec>().is_err());
         assert_eq!(Spec::Level(Level::Expert, Some(2)).to_string(), "expert@2");
+    }
+
+    #[test]
+    fn limits_become_one_go_command() {
+        let ms = Duration::from_millis;
+        assert_eq!(go_command(&Limits::new()), "go");
+        let limits = Limits::new()
+            .with(SearchLimit::MoveTime(ms(30)))
+            .with(SearchLimit::Nodes(5000))
+            .with(SearchLimit::Clock {
+                left: ms(61_500),
+                increment: ms(3000),
+            });
+        assert_eq!(
+            go_command(&limits),
+            "go movetime 30 nodes 5000 clock 61500 inc 3000"
+        );
     }
 }

@@ -88,6 +88,14 @@ fn replay<P: GamePosition>(start: P, moves: &[&str]) -> Result<Record<P>, String
 fn parse_go(args: &[&str]) -> Result<(Level, Limits), String> {
     let mut level = Level::Expert;
     let mut limits = Limits::new();
+    let mut clock: Option<Duration> = None;
+    let mut increment: Option<Duration> = None;
+    let ms = |value: &str, what: &str| {
+        value
+            .parse::<u64>()
+            .map(Duration::from_millis)
+            .map_err(|_| format!("bad {what} {value:?}"))
+    };
     let mut it = args.iter();
     while let Some(key) = it.next() {
         let value = it
@@ -109,8 +117,20 @@ fn parse_go(args: &[&str]) -> Result<(Level, Limits), String> {
                 let d: u32 = value.parse().map_err(|_| format!("bad depth {value:?}"))?;
                 limits = limits.with(SearchLimit::Depth(d.max(1)));
             }
+            "clock" => clock = Some(ms(value, "clock")?),
+            "inc" => increment = Some(ms(value, "inc")?),
             other => return Err(format!("go: unknown parameter {other:?}")),
         }
+    }
+    match (clock, increment) {
+        (Some(left), increment) => {
+            limits = limits.with(SearchLimit::Clock {
+                left,
+                increment: increment.unwrap_or_default(),
+            });
+        }
+        (None, Some(_)) => return Err("go: inc needs a clock".into()),
+        (None, None) => {}
     }
     Ok((level, limits))
 }
@@ -281,6 +301,30 @@ pub fn run(params: Params, tables: Option<&Path>) -> anyhow::Result<()> {
                 },
                 Err(_) => input_open = false,
             },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_reads_a_game_clock() {
+        let ms = Duration::from_millis;
+        let (_, limits) = parse_go(&["clock", "5000", "inc", "100"]).unwrap();
+        assert_eq!(limits.clock(), Some((ms(5000), ms(100))));
+        let (level, limits) = parse_go(&["level", "confirme", "clock", "900"]).unwrap();
+        assert_eq!(level, Level::Confirme);
+        assert_eq!(limits.clock(), Some((ms(900), ms(0))));
+        assert_eq!(parse_go(&[]).unwrap().1.clock(), None);
+        for bad in [
+            &["inc", "100"][..],
+            &["clock", "soon"],
+            &["clock", "-5"],
+            &["clock"],
+        ] {
+            assert!(parse_go(bad).is_err(), "{bad:?}");
         }
     }
 }

@@ -102,6 +102,13 @@ enum Command {
         /// B's node budget a move instead.
         #[arg(long, value_name = "N")]
         b_nodes: Option<u64>,
+        /// A game clock for each side, `MS` or `MS+INC` (`60000+500`): a
+        /// side out of time loses, and each move gets its share of the clock.
+        #[arg(long, value_name = "MS[+INC]")]
+        clock: Option<arena::GameClock>,
+        /// B's game clock instead.
+        #[arg(long, value_name = "MS[+INC]")]
+        b_clock: Option<arena::GameClock>,
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Games played at once.
@@ -230,6 +237,8 @@ fn main() -> ExitCode {
             b_movetime,
             nodes,
             b_nodes,
+            clock,
+            b_clock,
             seed,
             jobs,
             search,
@@ -246,6 +255,8 @@ fn main() -> ExitCode {
                 b_movetime: b_movetime.or(movetime).map(Duration::from_millis),
                 nodes,
                 b_nodes: b_nodes.or(nodes),
+                clock,
+                b_clock: b_clock.or(clock),
                 seed,
                 jobs,
                 tables,

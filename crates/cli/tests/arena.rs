@@ -177,6 +177,72 @@ fn a_node_budget_is_passed_on_and_replays_a_match_exactly() {
     assert_eq!(moves(&first), moves(&again));
 }
 
+/// The clock (ms) in each `go clock MS inc INC` of `go`, checking the
+/// increment.
+#[cfg(unix)]
+fn clocks(go: &[String], inc: u64) -> Vec<u64> {
+    go.iter()
+        .map(|g| {
+            let w: Vec<&str> = g.split_whitespace().collect();
+            assert_eq!((w[1], w[3], w.len()), ("clock", "inc", 5), "{g}");
+            assert_eq!(w[4].parse::<u64>().unwrap(), inc, "{g}");
+            w[2].parse().unwrap()
+        })
+        .collect()
+}
+
+#[cfg(unix)]
+#[test]
+fn each_side_plays_on_its_own_clock() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, a_log) = logging_engine(dir.path(), "a");
+    let (b, b_log) = logging_engine(dir.path(), "b");
+    let args = format!("yote --a {a} --b {b} --games 1 --clock 4000+50 --b-clock 1500");
+    let (report, games) = arena_with_records(&args);
+    assert!(report.contains("1 games"), "{report}");
+    assert_ne!(games[0]["reason"], "time", "{report}");
+    let (a, b) = (clocks(&budgets(&a_log), 50), clocks(&budgets(&b_log), 0));
+    assert_eq!((a[0], b[0]), (4000, 1500), "A {a:?}, B {b:?}");
+    // B has no increment: its clock only goes down (by less than a
+    // millisecond for a quick move), and never to nothing.
+    assert!(b.windows(2).all(|w| w[1] <= w[0]), "B {b:?}");
+    assert!(b.last() < b.first(), "B {b:?}");
+    assert!(b.iter().all(|t| *t > 0));
+    // A's moves cost less than its increment now and then: its clock may rise.
+    assert!(a.iter().all(|t| *t > 0 && *t <= 4000 + 50 * a.len() as u64));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_side_out_of_time_loses() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    // An engine that always thinks 50 ms, whatever it is told.
+    let script = dir.path().join("slow.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh
+while read -r l; do case \"$l\" in go*) sleep 0.05;; esac; \
+             echo \"$l\"; done | exec '{}' engine\n",
+            assert_cmd::cargo::cargo_bin("palabre").display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let slow = format!("engine:{}", script.display());
+    let args = format!("yote --a {slow} --b greedy --games 2 --clock 10+5 --b-clock 60000");
+    let (report, games) = arena_with_records(&args);
+    assert!(report.contains("A wins 0, draws 0, losses 2"), "{report}");
+    assert!(report.contains("endings: time 2"), "{report}");
+    for g in &games {
+        assert_eq!(
+            (g["reason"].as_str(), g["score"].as_f64()),
+            (Some("time"), Some(0.0))
+        );
+    }
+}
+
 #[test]
 fn the_reference_player_plays_a_match() {
     let out = Command::cargo_bin("palabre")

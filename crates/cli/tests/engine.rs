@@ -76,6 +76,22 @@ fn a_node_budget_stops_the_search_and_gives_the_same_move_each_time() {
     assert!(searches.iter().all(|s| *s == searches[0]), "{searches:?}");
     let errors = session("position yote startpos\ngo nodes many\nquit\n");
     assert!(errors.iter().any(|l| l.starts_with("error ")), "{errors:?}");
+    let errors = session("position yote startpos\ngo inc 100\nquit\n");
+    assert!(errors.iter().any(|l| l.starts_with("error ")), "{errors:?}");
+}
+
+#[test]
+fn a_game_clock_gets_an_answer_for_either_game() {
+    let lines = session(
+        "position yote startpos moves c3 c4\ngo clock 300 inc 20\n\
+         position nsolo size 8\ngo clock 200\nposition yote startpos\ngo clock 0\nquit\n",
+    );
+    let best = bestmoves(&lines);
+    assert_eq!(best.len(), 3, "{lines:?}");
+    assert_legal(yote::Position::START, &["c3", "c4", best[0]]);
+    assert_legal(nsolo::Position::start(8).unwrap(), &[best[1]]);
+    // A clock already out still gets a move (the server decides the flag).
+    assert_legal(yote::Position::START, &[best[2]]);
 }
 
 #[test]

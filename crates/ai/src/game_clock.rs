@@ -1,0 +1,140 @@
+//! A move's share of a game clock.
+//!
+//! Under a clock (the time left to the side to move, and an increment
+//! added after each of its moves) rather than a fixed time a move, each
+//! search gets a budget: the time left spread over the moves still
+//! expected (a Yoté side's placements still in reserve, then
+//! `clock_moves_ahead` more), plus most of the increment. No move takes
+//! more than a quarter of what is left: a game that runs long slows down
+//! instead of losing on time. Yoté is decided while the balls are placed,
+//! so a placement can be made to weigh `clock_placement_weight` later
+//! moves; giving the placements twice or four times the share did not
+//! win in the arena (docs/strength.md, "A game clock"), so it weighs one.
+
+use std::time::Duration;
+
+use crate::Params;
+use crate::player::AnyPosition;
+
+/// The share of the increment a move spends: the rest builds a cushion
+/// for the time the answer takes to reach the clock.
+const INCREMENT_SHARE: f64 = 0.75;
+/// The most of the time left that one move may take.
+const MOST_OF_LEFT: u32 = 4;
+
+/// The time a move may take with `left` on the mover's clock and
+/// `increment` added after it.
+pub fn budget(
+    left: Duration,
+    increment: Duration,
+    position: &AnyPosition,
+    params: &Params,
+) -> Duration {
+    let (now, ahead) = weights(position, params);
+    share(left, increment, now, ahead)
+}
+
+fn share(left: Duration, increment: Duration, now: f64, ahead: f64) -> Duration {
+    let spread = left.mul_f64(now / ahead.max(now));
+    (spread + increment.mul_f64(INCREMENT_SHARE))
+        .min(left / MOST_OF_LEFT)
+        .max(Duration::from_millis(1))
+        .min(left)
+}
+
+/// This move's weight, and the weight of every move the mover still
+/// expects to make, this one included.
+fn weights(position: &AnyPosition, params: &Params) -> (f64, f64) {
+    let tail = f64::from(params.clock_moves_ahead.max(1));
+    match position {
+        AnyPosition::Yote(pos) => {
+            let placements = f64::from(pos.reserve(pos.turn()));
+            if placements > 0.0 {
+                let w = params.clock_placement_weight;
+                (w, placements * w + tail)
+            } else {
+                (1.0, tail)
+            }
+        }
+        AnyPosition::Nsolo(_) => (1.0, tail),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use palabre_rules::yote;
+
+    fn yote(fen: &str) -> AnyPosition {
+        AnyPosition::Yote(fen.parse().expect("fen"))
+    }
+
+    const MS: fn(u64) -> Duration = Duration::from_millis;
+
+    /// Spends each budget in full over a game of twelve placements and
+    /// then steps, and returns the time of each move.
+    fn spend(params: &Params, steps: usize) -> Vec<Duration> {
+        let mut left = MS(60_000);
+        let mut times = Vec::new();
+        for reserve in (0..=12).rev() {
+            let pos = yote(&format!("5/5/5/5/5 {reserve} {reserve} r 0"));
+            for _ in 0..if reserve == 0 { steps } else { 1 } {
+                let t = budget(left, MS(0), &pos, params);
+                left -= t;
+                times.push(t);
+            }
+        }
+        times
+    }
+
+    #[test]
+    fn weighted_placements_get_more_of_the_clock_than_the_steps_after() {
+        let weighted = Params {
+            clock_placement_weight: 2.0,
+            ..Params::default()
+        };
+        let times = spend(&weighted, 20);
+        let placing: Duration = times[..12].iter().sum();
+        let stepping: Duration = times[12..].iter().sum();
+        // Twelve placements against twenty steps, yet more time.
+        assert!(placing > stepping, "{placing:?} against {stepping:?}");
+        assert!(times[11] > times[12] * 3 / 2, "{times:?}");
+        // With equal weights every move takes 1/32 of what is left, and the
+        // twenty steps take more than the twelve placements.
+        let flat = Params::default();
+        let times = spend(&flat, 20);
+        assert_eq!(times[0], MS(60_000) / 32);
+        let placing: Duration = times[..12].iter().sum();
+        assert!(placing < times[12..].iter().sum(), "{times:?}");
+    }
+
+    #[test]
+    fn a_game_that_runs_long_slows_down_and_keeps_time() {
+        let times = spend(&Params::default(), 150);
+        let used: Duration = times.iter().sum();
+        assert!(used < MS(60_000), "{used:?}");
+        assert!(times.windows(2).skip(13).all(|w| w[1] <= w[0]));
+        assert!(times.last() > Some(&Duration::ZERO));
+    }
+
+    #[test]
+    fn the_increment_adds_and_the_time_left_caps() {
+        let p = Params::default();
+        let pos = AnyPosition::Yote(yote::Position::START);
+        let bare = budget(MS(10_000), MS(0), &pos, &p);
+        let with_inc = budget(MS(10_000), MS(1_000), &pos, &p);
+        assert_eq!(with_inc, bare + MS(750));
+        // A huge increment never lets a move outlast a quarter of the clock.
+        assert_eq!(budget(MS(400), MS(60_000), &pos, &p), MS(100));
+        // Nearly out of time: a millisecond, but never more than is left.
+        assert_eq!(budget(MS(2), MS(0), &pos, &p), MS(1));
+        assert_eq!(budget(Duration::ZERO, MS(0), &pos, &p), Duration::ZERO);
+    }
+
+    #[test]
+    fn nsolo_spreads_evenly() {
+        let p = Params::default();
+        let pos = AnyPosition::Nsolo(palabre_rules::nsolo::Position::start(8).expect("4x8"));
+        assert_eq!(budget(MS(30_000), MS(0), &pos, &p), MS(1500));
+    }
+}
