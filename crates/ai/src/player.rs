@@ -90,7 +90,10 @@ pub fn think(
         .level
         .style(kind, Duration::from_millis(params.expert_budget_ms));
     let limits = effective_limits(&style, req, params);
-    let clock = Clock::new(limits.movetime(), params);
+    let bounds = Bounds {
+        clock: Clock::new(limits.movetime(), params),
+        limits,
+    };
     tt.clear();
     match &req.position {
         AnyPosition::Yote(pos) => {
@@ -109,43 +112,23 @@ pub fn think(
                 return thought;
             }
             let game = Yote::with_tables(params.clone(), req.tables.clone());
-            let thought = choose(
-                &game,
-                params,
-                pos,
-                req,
-                &style,
-                &limits,
-                clock,
-                tt,
-                stop,
-                |i| report(&convert_info(i, |m| AnyMove::Yote(*m))),
-            );
+            let thought = choose(&game, params, pos, req, &style, &bounds, tt, stop, |i| {
+                report(&convert_info(i, |m| AnyMove::Yote(*m)))
+            });
             map_thought(thought, |m| AnyMove::Yote(*m))
         }
         AnyPosition::Nsolo(pos) => {
             let game = Nsolo::new(params.clone());
             let line = |ms: &[crate::nsolo::NsoloMove]| nsolo_line(&game, pos, ms);
-            let thought = choose(
-                &game,
-                params,
-                pos,
-                req,
-                &style,
-                &limits,
-                clock,
-                tt,
-                stop,
-                |i| {
-                    report(&Info {
-                        depth: i.depth,
-                        score: i.score,
-                        nodes: i.nodes,
-                        elapsed: i.elapsed,
-                        pv: line(&i.pv),
-                    })
-                },
-            );
+            let thought = choose(&game, params, pos, req, &style, &bounds, tt, stop, |i| {
+                report(&Info {
+                    depth: i.depth,
+                    score: i.score,
+                    nodes: i.nodes,
+                    elapsed: i.elapsed,
+                    pv: line(&i.pv),
+                })
+            });
             Thought {
                 best: thought
                     .best
@@ -197,6 +180,13 @@ fn map_thought<M>(r: SearchResult<M>, f: impl Fn(&M) -> AnyMove) -> Thought {
     }
 }
 
+/// What bounds one search: its limits, and the deadlines they set from
+/// the moment the request was taken up.
+struct Bounds {
+    limits: Limits,
+    clock: Clock,
+}
+
 /// The level's limits capped by the request's. A game clock becomes this
 /// move's share of it; Expert's own budget a move is for play without a
 /// clock, so under one only the clock bounds Expert.
@@ -223,8 +213,7 @@ fn choose<G>(
     pos: &G::Position,
     req: &Request,
     style: &Style,
-    limits: &Limits,
-    clock: Clock,
+    bounds: &Bounds,
     tt: &mut Table,
     stop: &AtomicBool,
     report: impl FnMut(&Info<G::Move>),
@@ -239,8 +228,8 @@ where
             params,
             tt,
             stop,
-            limits,
-            clock,
+            limits: &bounds.limits,
+            clock: bounds.clock,
             history: &req.history,
             quiescence: style.quiescence,
         };
@@ -254,9 +243,17 @@ where
         };
         return smp::search(&job, pos, threads, report);
     }
-    let mut searcher = Searcher::new(game, params, tt, stop, limits, clock, &req.history);
+    let mut searcher = Searcher::new(
+        game,
+        params,
+        tt,
+        stop,
+        &bounds.limits,
+        bounds.clock,
+        &req.history,
+    );
     searcher.quiescence = style.quiescence;
-    let depth = limits.depth().unwrap_or(1);
+    let depth = bounds.limits.depth().unwrap_or(1);
     let scored = searcher.score_root_moves(pos, depth);
     let mut rng = SmallRng::seed_from_u64(req.seed ^ game.hash(pos));
     let best = pick_like_a_person(game, &scored, style, &mut rng);
