@@ -13,7 +13,8 @@ pub enum SearchLimit {
     /// Stop after about this many nodes.
     Nodes(u64),
     /// The mover's game clock: the time it has left and the increment
-    /// added after its move. The move's share is [`crate::game_clock`]'s.
+    /// added after its move. The searches read time only as a movetime:
+    /// [`crate::game_clock::with_budget`] adds the move's share as one.
     Clock { left: Duration, increment: Duration },
 }
 

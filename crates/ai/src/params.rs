@@ -32,10 +32,11 @@ pub struct Params {
     /// Expert's time budget a move, in milliseconds.
     pub expert_budget_ms: u64,
     /// Under a game clock: the moves a side expects to make after its
-    /// placements (all of Nsolo's), and how many of them one Yoté
-    /// placement weighs (`game_clock.rs`). One: weighing the placements
-    /// twice or four times did not win (docs/strength.md, "A game clock").
+    /// placements (all of Nsolo's moves), in `game_clock.rs`.
     pub clock_moves_ahead: u32,
+    /// Under a game clock: how many later moves one Yoté placement still
+    /// in reserve weighs. One: twice or four times did not win
+    /// (docs/strength.md, "A game clock").
     pub clock_placement_weight: f64,
     /// The machine accepts a draw when its own score is at most minus this.
     pub draw_accept_margin: i32,

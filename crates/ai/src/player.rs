@@ -191,13 +191,8 @@ struct Bounds {
 /// move's share of it; Expert's own budget a move is for play without a
 /// clock, so under one only the clock bounds Expert.
 fn effective_limits(style: &Style, req: &Request, params: &Params) -> Limits {
-    let mut limits = req.limits.clone();
-    let clock = limits.clock();
-    if let Some((left, increment)) = clock {
-        let budget = crate::game_clock::budget(left, increment, &req.position, params);
-        limits = limits.with(SearchLimit::MoveTime(budget));
-    }
-    if clock.is_none() || req.level != Level::Expert {
+    let mut limits = crate::game_clock::with_budget(req.limits.clone(), &req.position, params);
+    if limits.clock().is_none() || req.level != Level::Expert {
         limits = limits.with(SearchLimit::MoveTime(style.movetime));
     }
     if let Some(d) = style.depth {

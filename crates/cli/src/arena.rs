@@ -51,6 +51,8 @@ pub struct Settings {
     pub records: Option<std::path::PathBuf>,
 }
 
+const MOST_ON_A_CLOCK: Duration = Duration::from_secs(24 * 3600);
+
 /// A game clock: the time each side starts with and the increment added
 /// after each of its moves, written `MS` or `MS+MS` (`60000+500`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,6 +76,11 @@ impl std::str::FromStr for GameClock {
         };
         if start.is_zero() {
             return Err(format!("bad clock {s:?}: no time to start with"));
+        }
+        // A day bounds any match worth playing, and keeps every sum of
+        // clock and increments far from overflowing.
+        if start.max(increment) > MOST_ON_A_CLOCK {
+            return Err(format!("bad clock {s:?}: at most a day"));
         }
         Ok(GameClock { start, increment })
     }
@@ -454,7 +461,17 @@ mod tests {
         assert_eq!((clock.start, clock.increment), (ms(60_000), ms(500)));
         let plain: GameClock = "2000".parse().unwrap();
         assert_eq!((plain.start, plain.increment), (ms(2000), ms(0)));
-        for bad in ["", "0", "fast", "100+", "+100", "-5", "1+2+3"] {
+        for bad in [
+            "",
+            "0",
+            "fast",
+            "100+",
+            "+100",
+            "-5",
+            "1+2+3",
+            "86400001",
+            "5+86400001",
+        ] {
             assert!(bad.parse::<GameClock>().is_err(), "{bad:?}");
         }
         assert_eq!(clock.after(ms(1000), ms(300)), Some(ms(1200)));

@@ -14,6 +14,7 @@ use serde_json::Value;
 
 use crate::contestant::Engine;
 use palabre_ai::{Limits, SearchLimit};
+use palabre_server::clock::TimeControl;
 
 #[derive(Debug, clap::Args)]
 pub struct BotArgs {
@@ -43,15 +44,18 @@ pub struct BotArgs {
 /// server's answer.
 const NETWORK_MARGIN: Duration = Duration::from_millis(500);
 
-/// A turn's search limits: under a live clock (`5+3`: minutes and an
-/// increment in seconds), the time left on the bot's clock less
-/// [`NETWORK_MARGIN`]; otherwise (no clock, or days a move) `movetime`.
+/// A turn's search limits: under a live clock (`5+3`), the time left on
+/// the bot's clock less [`NETWORK_MARGIN`]; otherwise (no clock, or days a
+/// move) `movetime`.
 fn turn_limits(full: &Value, state: &Value, movetime: Duration) -> Limits {
-    let increment = full["time_control"].as_str().and_then(|tc| {
-        let (minutes, seconds) = tc.split_once('+')?;
-        minutes.parse::<u64>().ok()?;
-        seconds.parse().ok().map(Duration::from_secs)
-    });
+    let increment = full["time_control"]
+        .as_str()
+        .and_then(|tc| tc.parse::<TimeControl>().ok())
+        .and_then(|tc| match tc {
+            TimeControl::Live { increment_ms, .. } => u64::try_from(increment_ms).ok(),
+            _ => None,
+        })
+        .map(Duration::from_millis);
     let turn = state["turn"].as_str().unwrap_or("");
     let left = state["clocks"][turn].as_u64().map(Duration::from_millis);
     match (increment, left) {

@@ -14,8 +14,7 @@ use palabre_ai::greedy::greedy_move;
 use palabre_ai::player::{AnyPosition, think};
 use palabre_ai::tables::Tables;
 use palabre_ai::tt::Table;
-use palabre_ai::{Level, Limits, Params, Request, SearchLimit};
-use palabre_ai::{game_clock, reference};
+use palabre_ai::{Level, Limits, Params, Request, SearchLimit, game_clock, reference};
 
 /// How a contestant is named on the command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -181,11 +180,7 @@ impl Contestant {
                 let AnyPosition::Yote(pos) = turn.position else {
                     bail!("the reference player plays Yoté only");
                 };
-                let mut limits = turn.limits();
-                if let Some((left, increment)) = limits.clock() {
-                    let budget = game_clock::budget(left, increment, turn.position, params);
-                    limits = limits.with(SearchLimit::MoveTime(budget));
-                }
+                let mut limits = game_clock::with_budget(turn.limits(), turn.position, params);
                 if limits.is_infinite() {
                     limits = limits.with(SearchLimit::MoveTime(Duration::from_secs(1)));
                 }

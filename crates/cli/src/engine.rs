@@ -104,10 +104,8 @@ fn parse_go(args: &[&str]) -> Result<(Level, Limits), String> {
         match *key {
             "level" => level = value.parse().map_err(|e| format!("{e}"))?,
             "movetime" => {
-                let ms: u64 = value
-                    .parse()
-                    .map_err(|_| format!("bad movetime {value:?}"))?;
-                limits = limits.with(SearchLimit::MoveTime(Duration::from_millis(ms.max(1))));
+                let t = ms(value, "movetime")?.max(Duration::from_millis(1));
+                limits = limits.with(SearchLimit::MoveTime(t));
             }
             "nodes" => {
                 let n: u64 = value.parse().map_err(|_| format!("bad nodes {value:?}"))?;
