@@ -32,57 +32,38 @@ impl Limits {
         self
     }
 
+    /// The least of the values `pick` reads off the limits of one kind.
+    fn tightest<T: Ord>(&self, pick: impl Fn(&SearchLimit) -> Option<T>) -> Option<T> {
+        self.0.iter().filter_map(pick).min()
+    }
+
     pub fn depth(&self) -> Option<u32> {
-        self.0
-            .iter()
-            .filter_map(|l| {
-                if let SearchLimit::Depth(d) = l {
-                    Some(*d)
-                } else {
-                    None
-                }
-            })
-            .min()
+        self.tightest(|l| match l {
+            SearchLimit::Depth(d) => Some(*d),
+            _ => None,
+        })
     }
 
     pub fn movetime(&self) -> Option<Duration> {
-        self.0
-            .iter()
-            .filter_map(|l| {
-                if let SearchLimit::MoveTime(t) = l {
-                    Some(*t)
-                } else {
-                    None
-                }
-            })
-            .min()
+        self.tightest(|l| match l {
+            SearchLimit::MoveTime(t) => Some(*t),
+            _ => None,
+        })
     }
 
     pub fn nodes(&self) -> Option<u64> {
-        self.0
-            .iter()
-            .filter_map(|l| {
-                if let SearchLimit::Nodes(n) = l {
-                    Some(*n)
-                } else {
-                    None
-                }
-            })
-            .min()
+        self.tightest(|l| match l {
+            SearchLimit::Nodes(n) => Some(*n),
+            _ => None,
+        })
     }
 
     /// The tightest clock given: the least time left, with its increment.
     pub fn clock(&self) -> Option<(Duration, Duration)> {
-        self.0
-            .iter()
-            .filter_map(|l| {
-                if let SearchLimit::Clock { left, increment } = l {
-                    Some((*left, *increment))
-                } else {
-                    None
-                }
-            })
-            .min()
+        self.tightest(|l| match l {
+            SearchLimit::Clock { left, increment } => Some((*left, *increment)),
+            _ => None,
+        })
     }
 
     /// Whether nothing bounds the search (it then runs until stopped).
