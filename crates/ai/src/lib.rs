@@ -41,5 +41,5 @@ pub use game::SearchGame;
 pub use level::Level;
 pub use limits::{Limits, SearchLimit};
 pub use params::Params;
-pub use player::{AnyMove, AnyPosition, Request, Thought};
+pub use player::{AnyMove, AnyPosition, Ponder, Request, Thought};
 pub use search::{Info, SearchResult};

@@ -60,6 +60,24 @@ pub struct Request {
     /// cover the position; the caller decides who deserves them (Expert,
     /// hints).
     pub tables: Option<Arc<Tables>>,
+    /// Whether this search thinks on the opponent's time, or follows one
+    /// that did.
+    pub ponder: Ponder,
+}
+
+/// Thinking on the opponent's time: while they choose, the machine searches
+/// the position they are to move in, and its next search starts from the
+/// transposition table that search filled instead of an empty one.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Ponder {
+    /// A move of its own, from an empty table.
+    #[default]
+    Off,
+    /// The opponent's position, on their time: no level cap applies, so it
+    /// runs until stopped or until its own limits.
+    OnTheirTime,
+    /// The move after a ponder: it reads the table the ponder left.
+    After,
 }
 
 /// The answer: the move and how it was found.
@@ -94,7 +112,9 @@ pub fn think(
         clock: Clock::new(limits.movetime(), params),
         limits,
     };
-    tt.clear();
+    if req.ponder != Ponder::After {
+        tt.clear();
+    }
     match &req.position {
         AnyPosition::Yote(pos) => {
             let known = req
@@ -189,10 +209,13 @@ struct Bounds {
 
 /// The level's limits capped by the request's. A game clock becomes this
 /// move's share of it; Expert's own budget a move is for play without a
-/// clock, so under one only the clock bounds Expert.
+/// clock, so under one only the clock bounds Expert, and a ponder only its
+/// own limits (the opponent's time ends it).
 fn effective_limits(style: &Style, req: &Request, params: &Params) -> Limits {
     let mut limits = crate::game_clock::with_budget(req.limits.clone(), &req.position, params);
-    if limits.clock().is_none() || req.level != Level::Expert {
+    let uncapped = req.level == Level::Expert
+        && (limits.clock().is_some() || req.ponder == Ponder::OnTheirTime);
+    if !uncapped {
         limits = limits.with(SearchLimit::MoveTime(style.movetime));
     }
     if let Some(d) = style.depth {
@@ -304,6 +327,7 @@ pub fn draw_request(position: &AnyPosition, history: &[u64]) -> Request {
         limits: Limits::new(),
         seed: 0,
         tables: None,
+        ponder: Default::default(),
     }
 }
 
@@ -357,6 +381,7 @@ mod tests {
             limits,
             seed: 0,
             tables: None,
+            ponder: Default::default(),
         }
     }
 
@@ -406,5 +431,75 @@ mod tests {
             &params,
         );
         assert_eq!(untimed.movetime(), Some(Duration::from_secs(2)));
+    }
+
+    #[test]
+    fn a_ponder_lifts_expert_s_budget_alone() {
+        let params = Params::default();
+        let style = |level: Level| level.style(GameKind::Yote, Duration::from_secs(2));
+        let pondering = |level: Level, limits: Limits| Request {
+            ponder: Ponder::OnTheirTime,
+            ..request(level, limits)
+        };
+        // Expert ponders until stopped, or within the limits it is given.
+        let expert = effective_limits(
+            &style(Level::Expert),
+            &pondering(Level::Expert, Limits::new()),
+            &params,
+        );
+        assert!(expert.is_infinite(), "{expert:?}");
+        let budget = Limits::new().with(SearchLimit::Nodes(5000));
+        let within = effective_limits(
+            &style(Level::Expert),
+            &pondering(Level::Expert, budget.clone()),
+            &params,
+        );
+        assert_eq!((within.nodes(), within.movetime()), (Some(5000), None));
+        // The other levels keep their cap: they never think past it.
+        let confirme = effective_limits(
+            &style(Level::Confirme),
+            &pondering(Level::Confirme, Limits::new()),
+            &params,
+        );
+        assert_eq!(confirme.movetime(), Some(style(Level::Confirme).movetime));
+    }
+
+    /// Expert's nodes to reach `depth` on `moves` from the start, after
+    /// pondering first, a ply deeper, on the position before, or not.
+    fn nodes_after(pondered: bool, moves: &[&str], depth: u32) -> u64 {
+        let params = Params::default();
+        let mut tt = Table::new(params.tt_bits);
+        let stop = AtomicBool::new(false);
+        let at = |n: usize| {
+            let record = palabre_rules::Record::replay(yote::Position::START, &moves[..n]).unwrap();
+            AnyPosition::Yote(*record.position())
+        };
+        let limits = |d: u32| Limits::new().with(SearchLimit::Depth(d));
+        if pondered {
+            let before = Request {
+                position: at(moves.len() - 1),
+                ponder: Ponder::OnTheirTime,
+                ..request(Level::Expert, limits(depth + 1))
+            };
+            think(&before, &params, &mut tt, &stop, |_| {});
+        }
+        let req = Request {
+            position: at(moves.len()),
+            ponder: if pondered { Ponder::After } else { Ponder::Off },
+            ..request(Level::Expert, limits(depth))
+        };
+        think(&req, &params, &mut tt, &stop, |_| {}).nodes
+    }
+
+    #[test]
+    fn the_move_after_a_ponder_starts_from_its_table() {
+        // Red has just played b2; Black's best reply is the capture.
+        let line = ["c3", "c4", "b2", "c4xc2/b2"];
+        let fresh = nodes_after(false, &line, 8);
+        let warm = nodes_after(true, &line, 8);
+        assert!(
+            warm * 4 < fresh * 3,
+            "after a ponder {warm} nodes, fresh {fresh}"
+        );
     }
 }

@@ -32,6 +32,7 @@ fn expert_with(p: &Position, tables: Option<Arc<Tables>>, params: &Params) -> Th
         limits: Limits::new().with(SearchLimit::Depth(3)),
         seed: 7,
         tables,
+        ponder: Default::default(),
     };
     think(
         &req,

@@ -18,6 +18,7 @@ fn request(position: AnyPosition, level: Level, seed: u64) -> Request {
         limits: Limits::new(),
         seed,
         tables: None,
+        ponder: Default::default(),
     }
 }
 

@@ -30,6 +30,7 @@ fn expert_with(position: AnyPosition, depth: u32, params: &Params) -> palabre_ai
         limits: Limits::new().with(SearchLimit::Depth(depth)),
         seed: 1,
         tables: None,
+        ponder: Default::default(),
     };
     let mut tt = Table::new(16);
     think(&req, params, &mut tt, &AtomicBool::new(false), |_| {})

@@ -42,6 +42,9 @@ pub struct Settings {
     pub clock: Option<GameClock>,
     /// B's game clock.
     pub b_clock: Option<GameClock>,
+    /// Whether A and B think on the other's time (engines only): within
+    /// the other's node budget if it has one, otherwise until their turn.
+    pub ponder: [bool; 2],
     pub seed: u64,
     pub jobs: usize,
     /// Yoté endgame tables for the Expert contestants.
@@ -215,6 +218,7 @@ fn level<P: Arena>(position: &P, params: &Params, tt: &mut Table) -> bool {
         limits: Limits::new().with(SearchLimit::Depth(opening_plies::<P>().1)),
         seed: 0,
         tables: None,
+        ponder: Default::default(),
     };
     think(&req, params, tt, &AtomicBool::new(false), |_| {})
         .score
@@ -304,6 +308,13 @@ fn play<P: Arena>(
         };
         if let Err(e) = record.play(&m) {
             return forfeit(format!("illegal move {text}: {e}"), line);
+        }
+        if settings.ponder[who] && record.outcome().is_none() {
+            let mut limits = Limits::new();
+            if let Some(n) = [settings.nodes, settings.b_nodes][1 - who] {
+                limits = limits.with(SearchLimit::Nodes(n));
+            }
+            players[side].ponder(&P::protocol(record.start(), record.moves()), &limits)?;
         }
     }
 }
@@ -438,6 +449,11 @@ fn print_report(settings: &Settings, mut t: Tally) {
 }
 
 pub fn run(settings: Settings, params: Params) -> anyhow::Result<()> {
+    for (spec, ponder) in [&settings.a, &settings.b].iter().zip(settings.ponder) {
+        if ponder && !matches!(spec, Spec::Engine(_)) {
+            anyhow::bail!("{spec} cannot ponder: only an engine: contestant can");
+        }
+    }
     let tally = match settings.game {
         Game::Yote => run_games(&yote::Position::START, &settings, &params)?,
         Game::Nsolo => {

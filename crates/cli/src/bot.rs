@@ -31,6 +31,12 @@ pub struct BotArgs {
     /// clock; under one (`5+3`, `10+5`) the engine gets the clock.
     #[arg(long, default_value_t = 500)]
     movetime: u64,
+    /// Let the engine think on the opponent's time (`go ponder`), until
+    /// the opponent's move arrives. Each game's engine then takes a core
+    /// while the opponent thinks: with `--games` above the cores, the
+    /// games slow each other down.
+    #[arg(long)]
+    ponder: bool,
     /// Games played at once; challenges beyond are declined.
     #[arg(long, default_value_t = 4)]
     games: usize,
@@ -169,11 +175,12 @@ impl Bot {
         if !me(&state["turn"]) {
             return Ok(());
         }
-        let position = Bot::position(full, state["moves"].as_str().unwrap_or(""));
+        let moves = state["moves"].as_str().unwrap_or("");
+        let position = Bot::position(full, moves);
         let limits = turn_limits(full, state, Duration::from_millis(self.args.movetime));
-        let engine = Arc::clone(engine);
+        let searcher = Arc::clone(engine);
         let best = tokio::task::spawn_blocking(move || {
-            engine.lock().expect("engine").best(&position, &limits)
+            searcher.lock().expect("engine").best(&position, &limits)
         })
         .await??;
         let Some(best) = best else { return Ok(()) };
@@ -184,6 +191,19 @@ impl Bot {
         let res = self.http.post(url).send().await?;
         if !res.status().is_success() {
             eprintln!("game {id}: move {best} refused: {}", res.text().await?);
+            return Ok(());
+        }
+        if self.args.ponder {
+            // The engine's next `go` (the opponent's move arrived) stops it.
+            let after = Bot::position(full, &format!("{moves} {best}"));
+            let engine = Arc::clone(engine);
+            tokio::task::spawn_blocking(move || {
+                engine
+                    .lock()
+                    .expect("engine")
+                    .ponder(&after, &Limits::new())
+            })
+            .await??;
         }
         Ok(())
     }

@@ -170,6 +170,7 @@ impl Contestant {
                     limits: turn.limits(),
                     seed: turn.seed,
                     tables: tables.clone(),
+                    ponder: Default::default(),
                 };
                 think(&req, params, tt, &AtomicBool::new(false), |_| {})
                     .best
@@ -189,6 +190,16 @@ impl Contestant {
             Contestant::Engine(engine) => engine.choose(turn)?,
         })
     }
+
+    /// Starts thinking on the opponent's time about `position` (a
+    /// `position …` command, the opponent to move), within `limits`; the
+    /// next [`Contestant::choose`] ends it. Only an engine can.
+    pub fn ponder(&mut self, position: &str, limits: &Limits) -> anyhow::Result<()> {
+        match self {
+            Contestant::Engine(engine) => engine.ponder(position, limits),
+            _ => bail!("only an engine: contestant can ponder"),
+        }
+    }
 }
 
 /// A child process speaking the engine protocol.
@@ -198,6 +209,10 @@ pub struct Engine {
     /// only exits when its input ends, whatever `quit` says.
     input: Option<ChildStdin>,
     output: BufReader<ChildStdout>,
+    /// A ponder running, and whether it runs until `stop` (a ponder within
+    /// a node budget is waited for instead, so that a match on node
+    /// budgets replays exactly).
+    pondering: Option<bool>,
 }
 
 impl Engine {
@@ -216,6 +231,7 @@ impl Engine {
             child,
             input: Some(input),
             output,
+            pondering: None,
         };
         engine.send("isready")?;
         engine.wait_for("readyok")?;
@@ -251,11 +267,35 @@ impl Engine {
     /// The engine's move after `position` (a `position …` command), within
     /// `limits`; `None` when it sees the game over.
     pub fn best(&mut self, position: &str, limits: &Limits) -> anyhow::Result<Option<String>> {
+        self.end_ponder()?;
         self.send(position)?;
         self.send(&go_command(limits))?;
         let line = self.wait_for("bestmove")?;
         let best = line.trim_start_matches("bestmove").trim();
         Ok((best != "none").then(|| best.to_owned()))
+    }
+}
+
+impl Engine {
+    /// Starts a `go ponder` on `position`; the next [`Engine::best`] ends it.
+    pub fn ponder(&mut self, position: &str, limits: &Limits) -> anyhow::Result<()> {
+        self.end_ponder()?;
+        self.send(position)?;
+        self.send(&go_command(limits).replacen("go", "go ponder", 1))?;
+        self.pondering = Some(limits.nodes().is_none());
+        Ok(())
+    }
+
+    /// Stops a running ponder (or waits for its node budget) and drops its
+    /// answer.
+    fn end_ponder(&mut self) -> anyhow::Result<()> {
+        if let Some(until_stopped) = self.pondering.take() {
+            if until_stopped {
+                self.send("stop")?;
+            }
+            self.wait_for("bestmove")?;
+        }
+        Ok(())
     }
 }
 

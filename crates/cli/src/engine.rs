@@ -11,7 +11,7 @@ use std::time::Duration;
 use palabre_ai::player::AnyPosition;
 use palabre_ai::tables::Tables;
 use palabre_ai::worker::{Report, Worker};
-use palabre_ai::{AnyMove, Level, Limits, Params, Request, SearchLimit};
+use palabre_ai::{AnyMove, Level, Limits, Params, Ponder, Request, SearchLimit};
 use palabre_rules::{GamePosition, Record, nsolo, yote};
 
 /// The game being analysed, with its history.
@@ -43,6 +43,7 @@ impl Game {
             limits,
             seed,
             tables: None,
+            ponder: Default::default(),
         })
     }
 }
@@ -85,8 +86,17 @@ fn replay<P: GamePosition>(start: P, moves: &[&str]) -> Result<Record<P>, String
     Record::replay(start, moves).map_err(|e| e.to_string())
 }
 
-fn parse_go(args: &[&str]) -> Result<(Level, Limits), String> {
+/// A parsed `go`.
+struct Go {
+    level: Level,
+    limits: Limits,
+    /// `go ponder`: think on the opponent's time until `stop`.
+    ponder: bool,
+}
+
+fn parse_go(args: &[&str]) -> Result<Go, String> {
     let mut level = Level::Expert;
+    let mut ponder = false;
     let mut limits = Limits::new();
     let mut clock: Option<Duration> = None;
     let mut increment: Option<Duration> = None;
@@ -98,6 +108,10 @@ fn parse_go(args: &[&str]) -> Result<(Level, Limits), String> {
     };
     let mut it = args.iter();
     while let Some(key) = it.next() {
+        if *key == "ponder" {
+            ponder = true;
+            continue;
+        }
         let value = it
             .next()
             .ok_or_else(|| format!("go: {key} needs a value"))?;
@@ -130,7 +144,11 @@ fn parse_go(args: &[&str]) -> Result<(Level, Limits), String> {
         (None, Some(_)) => return Err("go: inc needs a clock".into()),
         (None, None) => {}
     }
-    Ok((level, limits))
+    Ok(Go {
+        level,
+        limits,
+        ponder,
+    })
 }
 
 fn format_info(info: &palabre_ai::Info<AnyMove>) -> String {
@@ -166,6 +184,8 @@ struct Session {
     seed: u64,
     /// Endgame tables, for Expert only: the other levels keep their style.
     tables: Option<Arc<Tables>>,
+    /// Whether the last search was a ponder, whose table the next reads.
+    pondered: bool,
 }
 
 /// What the main loop should do after a command.
@@ -181,7 +201,10 @@ impl Session {
             "isready" => say("readyok"),
             "quit" => return Next::Quit,
             "stop" => {}
-            "newgame" => self.game = None,
+            "newgame" => {
+                self.game = None;
+                self.pondered = false;
+            }
             "position" => match parse_position(args) {
                 Ok(g) => self.game = Some(g),
                 Err(e) => say(&format!("error {e}")),
@@ -200,7 +223,11 @@ impl Session {
     }
 
     fn go(&mut self, args: &[&str]) {
-        let (level, limits) = match parse_go(args) {
+        let Go {
+            level,
+            limits,
+            ponder,
+        } = match parse_go(args) {
             Ok(parsed) => parsed,
             Err(e) => return say(&format!("error {e}")),
         };
@@ -213,6 +240,14 @@ impl Session {
                 if level == Level::Expert {
                     req.tables = self.tables.clone();
                 }
+                // Only Expert reads a ponder's table: the other levels stay
+                // reproducible from their seed.
+                req.ponder = match (ponder, self.pondered && level == Level::Expert) {
+                    (true, _) => Ponder::OnTheirTime,
+                    (false, true) => Ponder::After,
+                    (false, false) => Ponder::Off,
+                };
+                self.pondered = ponder;
                 self.searching = true;
                 self.worker.think(req);
             }
@@ -264,6 +299,7 @@ pub fn run(params: Params, tables: Option<&Path>) -> anyhow::Result<()> {
         searching: false,
         seed: 0,
         tables,
+        pondered: false,
     };
     let mut pending: VecDeque<String> = VecDeque::new();
     let (mut quitting, mut input_open) = (false, true);
@@ -310,12 +346,12 @@ mod tests {
     #[test]
     fn go_reads_a_game_clock() {
         let ms = Duration::from_millis;
-        let (_, limits) = parse_go(&["clock", "5000", "inc", "100"]).unwrap();
-        assert_eq!(limits.clock(), Some((ms(5000), ms(100))));
-        let (level, limits) = parse_go(&["level", "confirme", "clock", "900"]).unwrap();
-        assert_eq!(level, Level::Confirme);
-        assert_eq!(limits.clock(), Some((ms(900), ms(0))));
-        assert_eq!(parse_go(&[]).unwrap().1.clock(), None);
+        let go = parse_go(&["clock", "5000", "inc", "100"]).unwrap();
+        assert_eq!(go.limits.clock(), Some((ms(5000), ms(100))));
+        let go = parse_go(&["level", "confirme", "clock", "900"]).unwrap();
+        assert_eq!(go.level, Level::Confirme);
+        assert_eq!(go.limits.clock(), Some((ms(900), ms(0))));
+        assert_eq!(parse_go(&[]).unwrap().limits.clock(), None);
         for bad in [
             &["inc", "100"][..],
             &["clock", "soon"],

@@ -109,6 +109,14 @@ enum Command {
         /// B's game clock instead.
         #[arg(long, value_name = "MS[+INC]")]
         b_clock: Option<arena::GameClock>,
+        /// A (an engine:) thinks on B's time: within B's node budget if
+        /// there is one, otherwise until its own turn. Play timed matches
+        /// with pondering one game at a time (`--jobs 1` on two cores).
+        #[arg(long)]
+        ponder: bool,
+        /// B thinks on A's time.
+        #[arg(long)]
+        b_ponder: bool,
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Games played at once.
@@ -239,6 +247,8 @@ fn main() -> ExitCode {
             b_nodes,
             clock,
             b_clock,
+            ponder,
+            b_ponder,
             seed,
             jobs,
             search,
@@ -257,6 +267,7 @@ fn main() -> ExitCode {
                 b_nodes: b_nodes.or(nodes),
                 clock,
                 b_clock: b_clock.or(clock),
+                ponder: [ponder, b_ponder],
                 seed,
                 jobs,
                 tables,

@@ -112,23 +112,29 @@ fn logging_engine(dir: &std::path::Path, name: &str) -> (String, std::path::Path
     (format!("engine:{}", script.display()), log)
 }
 
-/// The budgets of the `go` commands in an engine's logs (one a process).
+/// The lines an engine was sent, one list a process.
 #[cfg(unix)]
-fn budgets(log: &std::path::Path) -> Vec<String> {
+fn logged(log: &std::path::Path) -> Vec<Vec<String>> {
     let prefix = format!("{}.", log.file_name().unwrap().to_string_lossy());
-    let mut go = Vec::new();
+    let mut all = Vec::new();
     for file in std::fs::read_dir(log.parent().unwrap()).unwrap() {
         let file = file.unwrap();
         if file.file_name().to_string_lossy().starts_with(&prefix) {
             let text = std::fs::read_to_string(file.path()).unwrap();
-            go.extend(
-                text.lines()
-                    .filter(|l| l.starts_with("go "))
-                    .map(str::to_owned),
-            );
+            all.push(text.lines().map(str::to_owned).collect());
         }
     }
-    go
+    all
+}
+
+/// The budgets of the `go` commands in an engine's logs (one a process).
+#[cfg(unix)]
+fn budgets(log: &std::path::Path) -> Vec<String> {
+    logged(log)
+        .into_iter()
+        .flatten()
+        .filter(|l| l.starts_with("go "))
+        .collect()
 }
 
 #[cfg(unix)]
@@ -166,15 +172,75 @@ fn a_node_budget_is_passed_on_and_replays_a_match_exactly() {
     );
     // No clock anywhere: the same match again plays the same moves.
     let (_, again) = arena_with_records(&args);
-    let moves = |games: &[Value]| -> Vec<String> {
-        let mut lines: Vec<(u64, String)> = games
-            .iter()
-            .map(|g| (g["game"].as_u64().unwrap(), g["position"].to_string()))
-            .collect();
-        lines.sort();
-        lines.into_iter().map(|(_, l)| l).collect()
-    };
     assert_eq!(moves(&first), moves(&again));
+}
+
+/// The moves of a match's records, game by game.
+fn moves(games: &[Value]) -> Vec<String> {
+    let mut lines: Vec<(u64, String)> = games
+        .iter()
+        .map(|g| (g["game"].as_u64().unwrap(), g["position"].to_string()))
+        .collect();
+    lines.sort();
+    lines.into_iter().map(|(_, l)| l).collect()
+}
+
+#[cfg(unix)]
+#[test]
+fn a_ponder_within_the_other_side_s_node_budget_replays_exactly() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, a_log) = logging_engine(dir.path(), "a");
+    let args = format!(
+        "yote --a {a} --b reference --games 2 --nodes 3000 --b-nodes 500 --ponder --jobs 2"
+    );
+    let (_, first) = arena_with_records(&args);
+    let sent: Vec<String> = logged(&a_log).into_iter().flatten().collect();
+    let go: Vec<&String> = sent.iter().filter(|l| l.starts_with("go")).collect();
+    assert!(go.iter().any(|g| *g == "go ponder nodes 500"), "{go:?}");
+    assert!(
+        go.iter()
+            .all(|g| *g == "go nodes 3000" || *g == "go ponder nodes 500"),
+        "{go:?}"
+    );
+    // A ponder on a node budget is waited for, never cut short.
+    assert!(!sent.iter().any(|l| l == "stop"), "{sent:?}");
+    let (_, again) = arena_with_records(&args);
+    assert_eq!(moves(&first), moves(&again));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_timed_ponder_ends_when_the_engine_s_turn_comes() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, a_log) = logging_engine(dir.path(), "a");
+    let args = format!("yote --a {a} --b greedy --games 2 --movetime 20 --ponder");
+    let (report, _) = arena_with_records(&args);
+    assert!(report.contains("2 games"), "{report}");
+    let sent = logged(&a_log).concat();
+    let ponders: Vec<usize> = (0..sent.len())
+        .filter(|&i| sent[i] == "go ponder")
+        .collect();
+    assert!(!ponders.is_empty(), "{sent:?}");
+    // The next command after each ponder stops it (or ends the match).
+    for i in ponders {
+        let next = sent.get(i + 1).map(String::as_str);
+        assert!(matches!(next, Some("stop" | "quit") | None), "{sent:?}");
+    }
+}
+
+#[test]
+fn only_an_engine_can_ponder() {
+    let out = Command::cargo_bin("palabre")
+        .unwrap()
+        .args([
+            "arena", "yote", "--a", "expert", "--b", "greedy", "--ponder",
+        ])
+        .args(["--games", "1", "--movetime", "5"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cannot ponder"), "{err}");
 }
 
 /// The clock (ms) in each `go clock MS inc INC` of `go`, checking the

@@ -1,6 +1,7 @@
 //! `palabre bot` running `palabre engine` against a `palabre serve`: it
 //! accepts a person's challenge and plays a whole game through the Bot
-//! API's streams, while the person plays from their account.
+//! API's streams, while the person plays from their account; the engine
+//! ponders on the person's time.
 
 mod support;
 
@@ -55,8 +56,22 @@ impl Drop for Killed {
     }
 }
 
-fn start_bot(server: &Server, token: &str) -> Killed {
+/// Starts `palabre bot --ponder` with an engine that logs every line it is
+/// sent to `log`.
+#[cfg(unix)]
+fn start_bot(server: &Server, token: &str, log: &std::path::Path) -> Killed {
+    use std::os::unix::fs::PermissionsExt;
     let bin = env!("CARGO_BIN_EXE_palabre");
+    let script = log.with_extension("sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\ntee -a '{}' | exec '{bin}' engine\n",
+            log.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
     let child = Command::new(bin)
         .args([
             "bot",
@@ -65,9 +80,10 @@ fn start_bot(server: &Server, token: &str) -> Killed {
             "--token",
             token,
             "--engine",
-            &format!("{bin} engine"),
+            &script.display().to_string(),
             "--movetime",
             "30",
+            "--ponder",
             "--upgrade",
         ])
         .stdout(Stdio::null())
@@ -77,6 +93,7 @@ fn start_bot(server: &Server, token: &str) -> Killed {
     Killed(child)
 }
 
+#[cfg(unix)]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_bot_accepts_a_challenge_and_plays_a_whole_game() {
     let server = Server::start(&[]);
@@ -90,7 +107,9 @@ async fn a_bot_accepts_a_challenge_and_plays_a_whole_game() {
         )
         .await;
     assert_eq!(status, 201, "{t}");
-    let _bot = start_bot(&server, t["token"].as_str().unwrap());
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("engine.log");
+    let bot_process = start_bot(&server, t["token"].as_str().unwrap(), &log);
 
     // The bot upgrades its account, then listens.
     let started = Instant::now();
@@ -167,4 +186,28 @@ async fn a_bot_accepts_a_challenge_and_plays_a_whole_game() {
     assert_eq!(bot["ratings"]["yote"]["games"], 1, "{bot}");
     let (_, me) = awa.call(&server, "GET", "/api/account", json!({})).await;
     assert_eq!(me["ratings"]["yote"]["games"], 1, "{me}");
+    // The engine pondered on Awa's time, and each ponder was stopped by
+    // her move before the engine was asked for its own (or the game ended).
+    drop(bot_process);
+    let sent: Vec<String> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    let ponders: Vec<usize> = (0..sent.len())
+        .filter(|&i| sent[i] == "go ponder")
+        .collect();
+    assert!(!ponders.is_empty(), "{sent:?}");
+    for i in ponders {
+        let next = sent.get(i + 1).map(String::as_str);
+        assert!(matches!(next, Some("stop" | "quit") | None), "{sent:?}");
+        if next == Some("stop") {
+            let then = (sent.get(i + 2), sent.get(i + 3));
+            assert!(
+                then.0.is_some_and(|l| l.starts_with("position "))
+                    && then.1.is_some_and(|l| l.starts_with("go movetime")),
+                "{sent:?}"
+            );
+        }
+    }
 }

@@ -259,3 +259,81 @@ fn tunables_are_set_by_name_on_the_command_line() {
         assert!(err.contains(bad), "{bad}: {err}");
     }
 }
+
+/// The nodes of the last `info` line before each `bestmove`.
+fn final_nodes(lines: &[String]) -> Vec<u64> {
+    let mut last = 0;
+    let mut all = Vec::new();
+    for line in lines {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if let ["info", "depth", _, "score", _, "nodes", n, ..] = words[..] {
+            last = n.parse().unwrap();
+        } else if words.first() == Some(&"bestmove") {
+            all.push(last);
+        }
+    }
+    all
+}
+
+#[test]
+fn a_move_after_a_ponder_reads_what_the_ponder_found() {
+    // Red has just played b2 and ponders on Black's time; Black captures.
+    let ponder = "position yote startpos moves c3 c4 b2\ngo ponder depth 9\n";
+    let reply = "position yote startpos moves c3 c4 b2 c4xc2/b2\n";
+    // Each session's last search is cut short by its `quit`.
+    let twice = |go: &str| final_nodes(&session(&format!("{reply}{go}\n{go}\nquit\n")));
+    let fresh = twice("go depth 8");
+    let lines = session(&format!(
+        "{ponder}{reply}go depth 8\n{ponder}{reply}go level confirme\n\
+         {ponder}newgame\n{reply}go depth 8\nisready\nquit\n"
+    ));
+    let nodes = final_nodes(&lines);
+    assert_eq!(nodes.len(), 6, "{lines:?}");
+    // Expert after its ponder reaches the same depth sooner (about half
+    // the nodes).
+    assert!(nodes[1] * 4 < fresh[0] * 3, "{nodes:?} against {fresh:?}");
+    // Another level, or a new game, starts from an empty table.
+    let confirme = twice("go level confirme");
+    assert_eq!(nodes[3], confirme[0], "{lines:?}");
+    assert_eq!(nodes[5], fresh[0], "{lines:?}");
+}
+
+#[test]
+fn a_ponder_runs_past_expert_s_budget_until_stopped() {
+    use std::time::{Duration, Instant};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_palabre"))
+        .args(["engine", "--expert-ms", "20"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let out = BufReader::new(child.stdout.take().unwrap());
+    std::thread::spawn(move || {
+        for line in out.lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    writeln!(input, "position yote startpos moves c3\ngo ponder").unwrap();
+    let started = Instant::now();
+    // Well past Expert's 20 ms, the ponder still thinks.
+    std::thread::sleep(Duration::from_millis(300));
+    let early: Vec<String> = rx.try_iter().collect();
+    assert!(
+        early.iter().all(|l| !l.starts_with("bestmove")),
+        "{early:?}"
+    );
+    writeln!(input, "stop").unwrap();
+    let answer = loop {
+        let line = rx.recv_timeout(Duration::from_secs(30)).unwrap();
+        if line.starts_with("bestmove") {
+            break line;
+        }
+    };
+    assert!(started.elapsed() >= Duration::from_millis(300));
+    let best = answer.trim_start_matches("bestmove ");
+    assert_legal(yote::Position::START, &["c3", best]);
+    writeln!(input, "quit").unwrap();
+    assert!(child.wait().unwrap().success());
+}

@@ -71,6 +71,7 @@ impl Machine {
             limits: Limits::new(),
             seed: game.seed ^ record.ply() as u64,
             tables: None,
+            ponder: Default::default(),
         };
         let Some(best) = self.think_on(&req).best else {
             return Ok(None);
@@ -103,6 +104,7 @@ impl Machine {
             limits,
             seed: moves.len() as u64,
             tables: None,
+            ponder: Default::default(),
         };
         let t = self.think_on(&req);
         Ok(json!({
@@ -130,6 +132,7 @@ impl Machine {
             limits: Limits::new().with(SearchLimit::MoveTime(Duration::from_millis(HINT_MS))),
             seed: 0,
             tables: None,
+            ponder: Default::default(),
         };
         self.think_on(&req)
             .best

@@ -201,6 +201,7 @@ impl Owner {
             limits: Limits::new(),
             seed,
             tables: self.ctx.thinker.tables_for(Some(game.row.level)),
+            ponder: Default::default(),
         };
         let token = self.token();
         let lane = Lane::for_level(game.row.level);
@@ -272,6 +273,7 @@ fn hint(game: &Game, role: Role, level: palabre_ai::Level) -> Result<Done, AppEr
         limits,
         seed: 0,
         tables: None, // the thinker's, added where the hint is searched
+        ponder: Default::default(),
     })))
 }
 
