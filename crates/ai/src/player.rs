@@ -467,7 +467,11 @@ mod tests {
     /// Expert's nodes to reach `depth` on `moves` from the start, after
     /// pondering first, a ply deeper, on the position before, or not.
     fn nodes_after(pondered: bool, moves: &[&str], depth: u32) -> u64 {
-        let params = Params::default();
+        // No time bound, so that a busy machine changes no count.
+        let params = Params {
+            expert_budget_ms: 600_000,
+            ..Params::default()
+        };
         let mut tt = Table::new(params.tt_bits);
         let stop = AtomicBool::new(false);
         let at = |n: usize| {

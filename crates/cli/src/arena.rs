@@ -235,12 +235,14 @@ fn play<P: Arena>(
     settings: &Settings,
     params: &Params,
 ) -> anyhow::Result<Played> {
+    let [pa, pb] = players;
+    pa.new_game()?;
+    pb.new_game()?;
     let mut record = opening(start, opening_seed, params)?;
     let first_mover = record.position().turn();
     let mut times: [Vec<Duration>; 2] = Default::default();
     let clocks = [settings.clock, settings.b_clock];
     let mut left = clocks.map(|c| c.map(|c| c.start));
-    let [pa, pb] = players;
     let players = if a_first { [pa, pb] } else { [pb, pa] };
     loop {
         if let Some(outcome) = record.outcome() {
@@ -285,6 +287,7 @@ fn play<P: Arena>(
             clock: left[who].zip(clocks[who].map(|c| c.increment)),
             seed: opening_seed ^ (record.ply() as u64) << 32,
         };
+        players[side].finish_budgeted_ponder()?;
         let started = Instant::now();
         let choice = players[side].choose(&turn)?;
         let spent = started.elapsed();
@@ -309,12 +312,15 @@ fn play<P: Arena>(
         if let Err(e) = record.play(&m) {
             return forfeit(format!("illegal move {text}: {e}"), line);
         }
-        if settings.ponder[who] && record.outcome().is_none() {
+        if let Contestant::Engine(engine) = &mut *players[side]
+            && settings.ponder[who]
+            && record.outcome().is_none()
+        {
             let mut limits = Limits::new();
             if let Some(n) = [settings.nodes, settings.b_nodes][1 - who] {
                 limits = limits.with(SearchLimit::Nodes(n));
             }
-            players[side].ponder(&P::protocol(record.start(), record.moves()), &limits)?;
+            engine.ponder(&P::protocol(record.start(), record.moves()), &limits)?;
         }
     }
 }

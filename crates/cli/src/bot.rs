@@ -32,9 +32,9 @@ pub struct BotArgs {
     #[arg(long, default_value_t = 500)]
     movetime: u64,
     /// Let the engine think on the opponent's time (`go ponder`), until
-    /// the opponent's move arrives. Each game's engine then takes a core
-    /// while the opponent thinks: with `--games` above the cores, the
-    /// games slow each other down.
+    /// the opponent's move arrives or for a minute at most. Each game's
+    /// engine then takes a core while the opponent thinks: with `--games`
+    /// above the cores, the games slow each other down.
     #[arg(long)]
     ponder: bool,
     /// Games played at once; challenges beyond are declined.
@@ -49,6 +49,10 @@ pub struct BotArgs {
 /// Time kept back from the clock for the move's way to the server and the
 /// server's answer.
 const NETWORK_MARGIN: Duration = Duration::from_millis(500);
+
+/// The longest the engine ponders: an opponent with days a move must not
+/// keep a core busy for days.
+const PONDER_CAP: Duration = Duration::from_secs(60);
 
 /// A turn's search limits: under a live clock (`5+3`), the time left on
 /// the bot's clock less [`NETWORK_MARGIN`]; otherwise (no clock, or days a
@@ -194,14 +198,14 @@ impl Bot {
             return Ok(());
         }
         if self.args.ponder {
-            // The engine's next `go` (the opponent's move arrived) stops it.
+            // `Engine::best`, when the opponent's move arrives, stops it.
             let after = Bot::position(full, &format!("{moves} {best}"));
             let engine = Arc::clone(engine);
             tokio::task::spawn_blocking(move || {
-                engine
-                    .lock()
-                    .expect("engine")
-                    .ponder(&after, &Limits::new())
+                engine.lock().expect("engine").ponder(
+                    &after,
+                    &Limits::new().with(SearchLimit::MoveTime(PONDER_CAP)),
+                )
             })
             .await??;
         }

@@ -191,13 +191,26 @@ impl Contestant {
         })
     }
 
-    /// Starts thinking on the opponent's time about `position` (a
-    /// `position …` command, the opponent to move), within `limits`; the
-    /// next [`Contestant::choose`] ends it. Only an engine can.
-    pub fn ponder(&mut self, position: &str, limits: &Limits) -> anyhow::Result<()> {
+    /// Readies the contestant for a new game: an engine's ponder on the
+    /// last game ends, and `newgame` makes it forget that game's table, so
+    /// that each game plays the same whichever game came before it.
+    pub fn new_game(&mut self) -> anyhow::Result<()> {
+        if let Contestant::Engine(engine) = self {
+            engine.end_ponder()?;
+            engine.send("newgame")?;
+        }
+        Ok(())
+    }
+
+    /// Lets a ponder within a node budget run to its end: that is the
+    /// opponent's time, not the turn's (a timed ponder is stopped by the
+    /// turn itself, and the stop is charged to it).
+    pub fn finish_budgeted_ponder(&mut self) -> anyhow::Result<()> {
         match self {
-            Contestant::Engine(engine) => engine.ponder(position, limits),
-            _ => bail!("only an engine: contestant can ponder"),
+            Contestant::Engine(engine) if engine.pondering == Some(Pondering::WithinBudget) => {
+                engine.end_ponder()
+            }
+            _ => Ok(()),
         }
     }
 }
@@ -209,10 +222,17 @@ pub struct Engine {
     /// only exits when its input ends, whatever `quit` says.
     input: Option<ChildStdin>,
     output: BufReader<ChildStdout>,
-    /// A ponder running, and whether it runs until `stop` (a ponder within
-    /// a node budget is waited for instead, so that a match on node
-    /// budgets replays exactly).
-    pondering: Option<bool>,
+    pondering: Option<Pondering>,
+}
+
+/// How a running ponder ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pondering {
+    /// At `stop`, when the engine's turn comes.
+    UntilStopped,
+    /// By its node budget, waited for, so that a match on node budgets
+    /// replays exactly.
+    WithinBudget,
 }
 
 impl Engine {
@@ -264,44 +284,47 @@ impl Engine {
         self.best(&turn.protocol_position, &turn.limits())
     }
 
-    /// The engine's move after `position` (a `position …` command), within
-    /// `limits`; `None` when it sees the game over.
-    pub fn best(&mut self, position: &str, limits: &Limits) -> anyhow::Result<Option<String>> {
-        self.end_ponder()?;
-        self.send(position)?;
-        self.send(&go_command(limits))?;
-        let line = self.wait_for("bestmove")?;
-        let best = line.trim_start_matches("bestmove").trim();
-        Ok((best != "none").then(|| best.to_owned()))
-    }
-}
-
-impl Engine {
-    /// Starts a `go ponder` on `position`; the next [`Engine::best`] ends it.
+    /// Starts a `go ponder` on `position` (a `position …` command, the
+    /// opponent to move); the next [`Engine::best`] ends it.
     pub fn ponder(&mut self, position: &str, limits: &Limits) -> anyhow::Result<()> {
         self.end_ponder()?;
         self.send(position)?;
-        self.send(&go_command(limits).replacen("go", "go ponder", 1))?;
-        self.pondering = Some(limits.nodes().is_none());
+        self.send(&go_command(limits, true))?;
+        self.pondering = Some(if limits.nodes().is_some() {
+            Pondering::WithinBudget
+        } else {
+            Pondering::UntilStopped
+        });
         Ok(())
     }
 
-    /// Stops a running ponder (or waits for its node budget) and drops its
-    /// answer.
+    /// Ends a running ponder (stopped, or waited for within its budget) and
+    /// drops its answer, the move it expected from the opponent.
     fn end_ponder(&mut self) -> anyhow::Result<()> {
-        if let Some(until_stopped) = self.pondering.take() {
-            if until_stopped {
+        if let Some(pondering) = self.pondering.take() {
+            if pondering == Pondering::UntilStopped {
                 self.send("stop")?;
             }
             self.wait_for("bestmove")?;
         }
         Ok(())
     }
+
+    /// The engine's move after `position` (a `position …` command), within
+    /// `limits`; `None` when it sees the game over.
+    pub fn best(&mut self, position: &str, limits: &Limits) -> anyhow::Result<Option<String>> {
+        self.end_ponder()?;
+        self.send(position)?;
+        self.send(&go_command(limits, false))?;
+        let line = self.wait_for("bestmove")?;
+        let best = line.trim_start_matches("bestmove").trim();
+        Ok((best != "none").then(|| best.to_owned()))
+    }
 }
 
-/// The engine protocol's `go` for `limits`.
-fn go_command(limits: &Limits) -> String {
-    let mut go = String::from("go");
+/// The engine protocol's `go` (or `go ponder`) for `limits`.
+fn go_command(limits: &Limits, ponder: bool) -> String {
+    let mut go = String::from(if ponder { "go ponder" } else { "go" });
     for limit in &limits.0 {
         go += &match limit {
             SearchLimit::Depth(d) => format!(" depth {d}"),
@@ -360,7 +383,11 @@ mod tests {
     #[test]
     fn limits_become_one_go_command() {
         let ms = Duration::from_millis;
-        assert_eq!(go_command(&Limits::new()), "go");
+        assert_eq!(go_command(&Limits::new(), false), "go");
+        assert_eq!(
+            go_command(&Limits::new().with(SearchLimit::Nodes(9)), true),
+            "go ponder nodes 9"
+        );
         let limits = Limits::new()
             .with(SearchLimit::MoveTime(ms(30)))
             .with(SearchLimit::Nodes(5000))
@@ -369,7 +396,7 @@ mod tests {
                 increment: ms(3000),
             });
         assert_eq!(
-            go_command(&limits),
+            go_command(&limits, false),
             "go movetime 30 nodes 5000 clock 61500 inc 3000"
         );
     }

@@ -186,6 +186,9 @@ struct Session {
     tables: Option<Arc<Tables>>,
     /// Whether the last search was a ponder, whose table the next reads.
     pondered: bool,
+    /// Whether the last search was a ponder with no limit: only a `stop`
+    /// ends it.
+    endless: bool,
 }
 
 /// What the main loop should do after a command.
@@ -235,6 +238,7 @@ impl Session {
             return say("error no position: send position first");
         };
         self.seed += 1;
+        let endless = ponder && limits.is_infinite();
         match game.request(level, limits, self.seed) {
             Some(mut req) => {
                 if level == Level::Expert {
@@ -248,11 +252,43 @@ impl Session {
                     (false, false) => Ponder::Off,
                 };
                 self.pondered = ponder;
+                self.endless = endless;
                 self.searching = true;
                 self.worker.think(req);
             }
             None => say("bestmove none"),
         }
+    }
+
+    /// Handles the waiting commands in order, as far as it can: while a
+    /// search runs, only a `stop` or `quit` at the head of the queue acts
+    /// (on that search), and the rest waits for its answer. In order, so
+    /// that a `stop` sent after a `go ponder` stops the ponder, not the
+    /// search before it. Returns whether `quit` was read.
+    fn drain(&mut self, pending: &mut VecDeque<String>) -> bool {
+        while let Some(line) = pending.pop_front() {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let Some((command, args)) = words.split_first() else {
+                continue;
+            };
+            match (*command, self.searching) {
+                ("stop", true) => self.worker.stop(),
+                ("quit", true) => {
+                    self.worker.stop();
+                    return true;
+                }
+                (_, true) => {
+                    pending.push_front(line);
+                    return false;
+                }
+                (_, false) => {
+                    if matches!(self.command(command, args), Next::Quit) {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
     }
 
     fn report(&mut self, report: Report) {
@@ -277,9 +313,10 @@ pub fn open_tables(dir: &Path) -> anyhow::Result<Arc<Tables>> {
     Ok(Arc::new(tables))
 }
 
-/// Reads commands until `quit` or the end of input. While a search runs,
-/// `isready` and `stop` are answered at once and other commands wait their
-/// turn, so a script may send a whole session without waiting.
+/// Reads commands until `quit` or the end of input. Commands are handled in
+/// order; while a search runs, `isready` is answered at once, a `stop` or
+/// `quit` next in line acts on it, and the rest wait their turn, so a
+/// script may send a whole session without waiting.
 pub fn run(params: Params, tables: Option<&Path>) -> anyhow::Result<()> {
     let tables = tables.map(open_tables).transpose()?;
     let (lines_tx, lines) = crossbeam_channel::unbounded::<String>();
@@ -300,21 +337,20 @@ pub fn run(params: Params, tables: Option<&Path>) -> anyhow::Result<()> {
         seed: 0,
         tables,
         pondered: false,
+        endless: false,
     };
     let mut pending: VecDeque<String> = VecDeque::new();
     let (mut quitting, mut input_open) = (false, true);
     loop {
-        while !session.searching && !quitting {
-            let Some(line) = pending.pop_front() else {
-                break;
-            };
-            let words: Vec<&str> = line.split_whitespace().collect();
-            if let Some((command, args)) = words.split_first() {
-                quitting = matches!(session.command(command, args), Next::Quit);
-            }
+        if !quitting {
+            quitting = session.drain(&mut pending);
         }
         if !session.searching && (quitting || (!input_open && pending.is_empty())) {
             return Ok(());
+        }
+        if !input_open && session.searching && session.endless {
+            // Nobody is left to stop this ponder: it would think for ever.
+            session.worker.stop();
         }
         if !input_open || quitting {
             // Input is over or quit was asked: only the running search remains.
@@ -324,15 +360,10 @@ pub fn run(params: Params, tables: Option<&Path>) -> anyhow::Result<()> {
         crossbeam_channel::select! {
             recv(reports) -> report => session.report(report?),
             recv(lines) -> line => match line {
-                Ok(line) => match line.split_whitespace().next() {
-                    Some("isready") if session.searching => say("readyok"),
-                    Some("stop") => session.worker.stop(),
-                    Some("quit") if session.searching && pending.is_empty() => {
-                        session.worker.stop();
-                        quitting = true;
-                    }
-                    _ => pending.push_back(line),
-                },
+                Ok(line) if session.searching && line.split_whitespace().next() == Some("isready") => {
+                    say("readyok");
+                }
+                Ok(line) => pending.push_back(line),
                 Err(_) => input_open = false,
             },
         }

@@ -185,15 +185,28 @@ fn moves(games: &[Value]) -> Vec<String> {
     lines.into_iter().map(|(_, l)| l).collect()
 }
 
+/// Panics if a game of `games` was lost by a forfeit: a move the engine
+/// did not mean, such as the answer of a ponder read as its move.
+fn assert_no_forfeit(games: &[Value]) {
+    for g in games {
+        let reason = g["reason"].as_str().unwrap();
+        assert!(
+            !["illegal", "malformed", "no move", "time"]
+                .iter()
+                .any(|f| reason.starts_with(f)),
+            "{g}"
+        );
+    }
+}
+
 #[cfg(unix)]
 #[test]
 fn a_ponder_within_the_other_side_s_node_budget_replays_exactly() {
     let dir = tempfile::tempdir().unwrap();
     let (a, a_log) = logging_engine(dir.path(), "a");
-    let args = format!(
-        "yote --a {a} --b reference --games 2 --nodes 3000 --b-nodes 500 --ponder --jobs 2"
-    );
-    let (_, first) = arena_with_records(&args);
+    let args = format!("yote --a {a} --b reference --games 4 --nodes 3000 --b-nodes 500 --ponder");
+    let (_, first) = arena_with_records(&format!("{args} --jobs 2"));
+    assert_no_forfeit(&first);
     let sent: Vec<String> = logged(&a_log).into_iter().flatten().collect();
     let go: Vec<&String> = sent.iter().filter(|l| l.starts_with("go")).collect();
     assert!(go.iter().any(|g| *g == "go ponder nodes 500"), "{go:?}");
@@ -204,7 +217,9 @@ fn a_ponder_within_the_other_side_s_node_budget_replays_exactly() {
     );
     // A ponder on a node budget is waited for, never cut short.
     assert!(!sent.iter().any(|l| l == "stop"), "{sent:?}");
-    let (_, again) = arena_with_records(&args);
+    // Each game starts afresh, whichever game its engine played before:
+    // one game at a time, each engine plays all four in turn.
+    let (_, again) = arena_with_records(&format!("{args} --jobs 1"));
     assert_eq!(moves(&first), moves(&again));
 }
 
@@ -214,18 +229,32 @@ fn a_timed_ponder_ends_when_the_engine_s_turn_comes() {
     let dir = tempfile::tempdir().unwrap();
     let (a, a_log) = logging_engine(dir.path(), "a");
     let args = format!("yote --a {a} --b greedy --games 2 --movetime 20 --ponder");
-    let (report, _) = arena_with_records(&args);
+    let (report, games) = arena_with_records(&args);
     assert!(report.contains("2 games"), "{report}");
+    assert_no_forfeit(&games);
     let sent = logged(&a_log).concat();
     let ponders: Vec<usize> = (0..sent.len())
         .filter(|&i| sent[i] == "go ponder")
         .collect();
     assert!(!ponders.is_empty(), "{sent:?}");
-    // The next command after each ponder stops it (or ends the match).
+    // The next command after each ponder stops it (or ends the match),
+    // within its game: every game starts with `newgame`.
     for i in ponders {
         let next = sent.get(i + 1).map(String::as_str);
         assert!(matches!(next, Some("stop" | "quit") | None), "{sent:?}");
+        if next == Some("stop") {
+            let then = sent.get(i + 2).map(String::as_str);
+            assert!(
+                then.is_some_and(|l| l.starts_with("position ") || l == "newgame"),
+                "{sent:?}"
+            );
+        }
     }
+    assert_eq!(
+        sent.iter().filter(|l| *l == "newgame").count(),
+        2,
+        "{sent:?}"
+    );
 }
 
 #[test]

@@ -195,7 +195,7 @@ async fn a_bot_accepts_a_challenge_and_plays_a_whole_game() {
         .map(str::to_owned)
         .collect();
     let ponders: Vec<usize> = (0..sent.len())
-        .filter(|&i| sent[i] == "go ponder")
+        .filter(|&i| sent[i] == "go ponder movetime 60000")
         .collect();
     assert!(!ponders.is_empty(), "{sent:?}");
     for i in ponders {

@@ -122,7 +122,6 @@ impl Owner {
         // A dead draw by the tables is a draw the machine can see.
         let request = palabre_ai::Request {
             tables: self.ctx.thinker.tables_for(None),
-            ponder: Default::default(),
             ..draw_request(&position, &history)
         };
         let submitted = self

@@ -396,7 +396,6 @@ impl Games {
         };
         let request = palabre_ai::Request {
             tables: self.0.thinker.tables_for(None),
-            ponder: Default::default(),
             ..*request
         };
         Some(
