@@ -261,8 +261,9 @@ impl Session {
     }
 
     /// Handles the waiting commands in order, as far as it can: while a
-    /// search runs, only a `stop` or `quit` at the head of the queue acts
-    /// (on that search), and the rest waits for its answer. In order, so
+    /// search runs, only an `isready` (answered), a `stop` or a `quit` (on
+    /// that search) at the head of the queue acts, and the rest waits for
+    /// its answer. In order, so
     /// that a `stop` sent after a `go ponder` stops the ponder, not the
     /// search before it. Returns whether `quit` was read.
     fn drain(&mut self, pending: &mut VecDeque<String>) -> bool {
@@ -272,6 +273,7 @@ impl Session {
                 continue;
             };
             match (*command, self.searching) {
+                ("isready", true) => say("readyok"),
                 ("stop", true) => self.worker.stop(),
                 ("quit", true) => {
                     self.worker.stop();
@@ -314,8 +316,8 @@ pub fn open_tables(dir: &Path) -> anyhow::Result<Arc<Tables>> {
 }
 
 /// Reads commands until `quit` or the end of input. Commands are handled in
-/// order; while a search runs, `isready` is answered at once, a `stop` or
-/// `quit` next in line acts on it, and the rest wait their turn, so a
+/// order; while a search runs, an `isready`, `stop` or `quit` next in line
+/// is answered or acts on it at once, and the rest wait their turn, so a
 /// script may send a whole session without waiting.
 pub fn run(params: Params, tables: Option<&Path>) -> anyhow::Result<()> {
     let tables = tables.map(open_tables).transpose()?;
@@ -360,9 +362,6 @@ pub fn run(params: Params, tables: Option<&Path>) -> anyhow::Result<()> {
         crossbeam_channel::select! {
             recv(reports) -> report => session.report(report?),
             recv(lines) -> line => match line {
-                Ok(line) if session.searching && line.split_whitespace().next() == Some("isready") => {
-                    say("readyok");
-                }
                 Ok(line) => pending.push_back(line),
                 Err(_) => input_open = false,
             },

@@ -369,3 +369,18 @@ fn a_ponder_runs_past_expert_s_budget_until_stopped() {
     writeln!(input, "quit").unwrap();
     assert!(child.wait().unwrap().success());
 }
+
+#[test]
+fn readyok_follows_the_commands_sent_before_it() {
+    // A client that waits for readyok after setoption hears of the
+    // option's error first, even when a search was running.
+    let lines =
+        session("position yote startpos\ngo depth 6\nsetoption no_such_tunable 1\nisready\n");
+    let at = |prefix: &str| lines.iter().position(|l| l.starts_with(prefix));
+    let (best, error, ready) = (at("bestmove"), at("error"), at("readyok"));
+    assert!(
+        best.is_some() && error.is_some() && ready.is_some(),
+        "{lines:?}"
+    );
+    assert!(best < error && error < ready, "{lines:?}");
+}
