@@ -1,6 +1,8 @@
 //! `palabre arena` as a researcher runs it: a short match, its report, and
 //! the `--records` file that lets the games be studied afterwards.
 
+mod ponder_log;
+
 use assert_cmd::Command;
 use palabre_rules::{Outcome, Record, yote};
 use serde_json::Value;
@@ -233,22 +235,14 @@ fn a_timed_ponder_ends_when_the_engine_s_turn_comes() {
     assert!(report.contains("2 games"), "{report}");
     assert_no_forfeit(&games);
     let sent = logged(&a_log).concat();
-    let ponders: Vec<usize> = (0..sent.len())
-        .filter(|&i| sent[i] == "go ponder")
-        .collect();
-    assert!(!ponders.is_empty(), "{sent:?}");
     // The next command after each ponder stops it (or ends the match),
     // within its game: every game starts with `newgame`.
-    for i in ponders {
-        let next = sent.get(i + 1).map(String::as_str);
-        assert!(matches!(next, Some("stop" | "quit") | None), "{sent:?}");
-        if next == Some("stop") {
-            let then = sent.get(i + 2).map(String::as_str);
-            assert!(
-                then.is_some_and(|l| l.starts_with("position ") || l == "newgame"),
-                "{sent:?}"
-            );
-        }
+    for then in ponder_log::after_each_stop(&sent, "go ponder") {
+        assert!(
+            then.first()
+                .is_some_and(|l| l.starts_with("position ") || l == "newgame"),
+            "{sent:?}"
+        );
     }
     assert_eq!(
         sent.iter().filter(|l| *l == "newgame").count(),

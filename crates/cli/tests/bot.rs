@@ -3,6 +3,7 @@
 //! API's streams, while the person plays from their account; the engine
 //! ponders on the person's time.
 
+mod ponder_log;
 mod support;
 
 use std::process::{Child, Command, Stdio};
@@ -194,20 +195,11 @@ async fn a_bot_accepts_a_challenge_and_plays_a_whole_game() {
         .lines()
         .map(str::to_owned)
         .collect();
-    let ponders: Vec<usize> = (0..sent.len())
-        .filter(|&i| sent[i] == "go ponder movetime 60000")
-        .collect();
-    assert!(!ponders.is_empty(), "{sent:?}");
-    for i in ponders {
-        let next = sent.get(i + 1).map(String::as_str);
-        assert!(matches!(next, Some("stop" | "quit") | None), "{sent:?}");
-        if next == Some("stop") {
-            let then = (sent.get(i + 2), sent.get(i + 3));
-            assert!(
-                then.0.is_some_and(|l| l.starts_with("position "))
-                    && then.1.is_some_and(|l| l.starts_with("go movetime")),
-                "{sent:?}"
-            );
-        }
+    for then in ponder_log::after_each_stop(&sent, "go ponder movetime 60000") {
+        assert!(
+            then.first().is_some_and(|l| l.starts_with("position "))
+                && then.get(1).is_some_and(|l| l.starts_with("go movetime")),
+            "{sent:?}"
+        );
     }
 }
