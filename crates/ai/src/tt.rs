@@ -124,6 +124,19 @@ impl Table {
         }
     }
 
+    /// Writes one slot of each memory page, so that the operating system
+    /// maps the whole table now (an allocation of zeros is only promised)
+    /// rather than page by page while the first searches are timed. Atomic
+    /// stores, since plain stores of zeros into fresh zeroed memory may be
+    /// optimised away.
+    pub fn commit(&self) {
+        const PAGE: usize = 4096;
+        let step = (PAGE / std::mem::size_of::<Slot>()).max(1);
+        for slot in self.slots.iter().step_by(step) {
+            slot.check.store(0, Ordering::Relaxed);
+        }
+    }
+
     /// Empties the table for a new search: every entry written before
     /// reads as empty from now on.
     pub fn clear(&mut self) {

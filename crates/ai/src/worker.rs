@@ -22,8 +22,9 @@ pub enum Report {
 
 enum Control {
     Think(Box<Request>),
-    /// New parameters for the searches that follow (threads, table size).
-    Configure(Box<Params>),
+    /// New parameters for the searches that follow (threads, table size),
+    /// and who to tell once they are in force.
+    Configure(Box<Params>, Sender<()>),
     Quit,
 }
 
@@ -40,21 +41,26 @@ impl std::fmt::Debug for Control {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
             Control::Think(_) => "Think",
-            Control::Configure(_) => "Configure",
+            Control::Configure(..) => "Configure",
             Control::Quit => "Quit",
         })
     }
 }
 
 impl Worker {
+    /// Starts the worker's thread and returns once its table is allocated
+    /// and in memory, so that no search pays for that.
     pub fn new(params: Params) -> Worker {
         let (control, inbox) = unbounded::<Control>();
         let (outbox, reports) = unbounded();
+        let (ready_tx, ready) = bounded(1);
         let stop = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&stop);
         let thread = std::thread::spawn(move || {
             let mut params = params;
             let mut tt = Table::new(params.tt_bits);
+            tt.commit();
+            let _ = ready_tx.send(());
             loop {
                 match inbox.recv() {
                     Ok(Control::Think(req)) => {
@@ -63,16 +69,19 @@ impl Worker {
                         });
                         let _ = outbox.send(Report::Done(thought));
                     }
-                    Ok(Control::Configure(new)) => {
+                    Ok(Control::Configure(new, applied)) => {
                         if new.tt_bits != params.tt_bits {
                             tt = Table::new(new.tt_bits);
+                            tt.commit();
                         }
                         params = *new;
+                        let _ = applied.send(());
                     }
                     Ok(Control::Quit) | Err(_) => break,
                 }
             }
         });
+        let _ = ready.recv();
         Worker {
             control,
             reports,
@@ -87,10 +96,15 @@ impl Worker {
         let _ = self.control.send(Control::Think(Box::new(request)));
     }
 
-    /// Sets the parameters of the searches that follow; a running search
-    /// keeps its own.
+    /// Sets the parameters of the searches that follow, and returns once
+    /// they are in force (a new table allocated): after the running search
+    /// ends, if there is one, since it keeps its own.
     pub fn configure(&self, params: Params) {
-        let _ = self.control.send(Control::Configure(Box::new(params)));
+        let (applied_tx, applied) = bounded(1);
+        let _ = self
+            .control
+            .send(Control::Configure(Box::new(params), applied_tx));
+        let _ = applied.recv();
     }
 
     /// Asks the current search to answer now.
@@ -147,6 +161,7 @@ impl Pool {
                 let params = params.clone();
                 std::thread::spawn(move || {
                     let mut tt = Table::new(params.tt_bits);
+                    tt.commit();
                     for job in inbox {
                         let thought = think(&job.request, &params, &mut tt, &job.stop, |_| {});
                         (job.reply)(thought);

@@ -3,7 +3,7 @@
 //! module only parses commands and prints what the worker reports.
 
 use std::collections::VecDeque;
-use std::io::{BufRead, Write};
+use std::io::{BufRead, Read, Write};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
@@ -175,6 +175,56 @@ fn parse_option(args: &[&str], params: &Params) -> Result<Params, String> {
     Ok(next)
 }
 
+/// The longest command line read. A game's whole move list fits many times
+/// over; a longer line is skipped with an error rather than held in memory.
+const MAX_LINE: usize = 1 << 20;
+
+/// A line of input, or why it could not be read as a command.
+enum Input {
+    Line(String),
+    Unreadable(String),
+}
+
+/// The next line of `input` without its line ending, or `None` at the end
+/// of input. A line that is not UTF-8 or is longer than [`MAX_LINE`] is
+/// skipped whole and reported, so that one bad line ends nothing.
+fn read_line(input: &mut impl BufRead) -> std::io::Result<Option<Input>> {
+    let mut bytes = Vec::new();
+    let limit = MAX_LINE as u64 + 1;
+    if input.by_ref().take(limit).read_until(b'\n', &mut bytes)? == 0 {
+        return Ok(None);
+    }
+    if bytes.last() != Some(&b'\n') && bytes.len() > MAX_LINE {
+        skip_line(input)?;
+        let why = format!("line longer than {MAX_LINE} bytes");
+        return Ok(Some(Input::Unreadable(why)));
+    }
+    let end = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
+    let end = end.strip_suffix(b"\r").unwrap_or(end);
+    Ok(Some(match std::str::from_utf8(end) {
+        Ok(line) => Input::Line(line.to_owned()),
+        Err(_) => Input::Unreadable("line is not UTF-8".into()),
+    }))
+}
+
+/// Reads up to and including the next line feed, keeping none of it.
+fn skip_line(input: &mut impl BufRead) -> std::io::Result<()> {
+    loop {
+        let buf = input.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(());
+        }
+        let (used, found) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (buf.len(), false),
+        };
+        input.consume(used);
+        if found {
+            return Ok(());
+        }
+    }
+}
+
 /// The engine's state between commands.
 struct Session {
     worker: Worker,
@@ -266,8 +316,19 @@ impl Session {
     /// its answer. In order, so
     /// that a `stop` sent after a `go ponder` stops the ponder, not the
     /// search before it. Returns whether `quit` was read.
-    fn drain(&mut self, pending: &mut VecDeque<String>) -> bool {
-        while let Some(line) = pending.pop_front() {
+    fn drain(&mut self, pending: &mut VecDeque<Input>) -> bool {
+        while let Some(input) = pending.pop_front() {
+            let line = match input {
+                Input::Line(line) => line,
+                Input::Unreadable(why) if !self.searching => {
+                    say(&format!("error {why}"));
+                    continue;
+                }
+                unreadable @ Input::Unreadable(_) => {
+                    pending.push_front(unreadable);
+                    return false;
+                }
+            };
             let words: Vec<&str> = line.split_whitespace().collect();
             let Some((command, args)) = words.split_first() else {
                 continue;
@@ -280,7 +341,7 @@ impl Session {
                     return true;
                 }
                 (_, true) => {
-                    pending.push_front(line);
+                    pending.push_front(Input::Line(line));
                     return false;
                 }
                 (_, false) => {
@@ -321,9 +382,10 @@ pub fn open_tables(dir: &Path) -> anyhow::Result<Arc<Tables>> {
 /// script may send a whole session without waiting.
 pub fn run(params: Params, tables: Option<&Path>) -> anyhow::Result<()> {
     let tables = tables.map(open_tables).transpose()?;
-    let (lines_tx, lines) = crossbeam_channel::unbounded::<String>();
+    let (lines_tx, lines) = crossbeam_channel::unbounded::<Input>();
     std::thread::spawn(move || {
-        for line in std::io::stdin().lock().lines().map_while(Result::ok) {
+        let mut stdin = std::io::stdin().lock();
+        while let Ok(Some(line)) = read_line(&mut stdin) {
             if lines_tx.send(line).is_err() {
                 break;
             }
@@ -341,7 +403,7 @@ pub fn run(params: Params, tables: Option<&Path>) -> anyhow::Result<()> {
         pondered: false,
         endless: false,
     };
-    let mut pending: VecDeque<String> = VecDeque::new();
+    let mut pending: VecDeque<Input> = VecDeque::new();
     let (mut quitting, mut input_open) = (false, true);
     loop {
         if !quitting {
@@ -372,6 +434,33 @@ pub fn run(params: Params, tables: Option<&Path>) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn read_all(bytes: &[u8]) -> Vec<Result<String, String>> {
+        let mut input = std::io::Cursor::new(bytes);
+        std::iter::from_fn(|| read_line(&mut input).unwrap())
+            .map(|line| match line {
+                Input::Line(l) => Ok(l),
+                Input::Unreadable(why) => Err(why),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn lines_are_read_whole_and_a_bad_one_is_skipped_whole() {
+        let long = "x".repeat(MAX_LINE + 5);
+        let fits = "y".repeat(MAX_LINE);
+        let input = format!("go\r\n\n{long}\nisready\n{fits}\nquit");
+        let mut bytes = input.into_bytes();
+        bytes.extend(b"\nstop \xc3\n");
+        let lines = read_all(&bytes);
+        assert_eq!(lines.len(), 7);
+        assert_eq!(lines[..2], [Ok("go".into()), Ok(String::new())]);
+        assert!(lines[2].as_ref().is_err_and(|e| e.contains("longer")));
+        assert_eq!(lines[3], Ok("isready".into()));
+        assert_eq!(lines[4].as_ref().map(String::len), Ok(MAX_LINE));
+        assert_eq!(lines[5], Ok("quit".into()));
+        assert!(lines[6].as_ref().is_err_and(|e| e.contains("UTF-8")));
+    }
 
     #[test]
     fn go_reads_a_game_clock() {

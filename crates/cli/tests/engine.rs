@@ -150,6 +150,11 @@ fn threads_are_set_by_flag_or_option_and_stop_still_answers() {
 
 /// Sends `script` at once to `palabre engine ARGS` and returns what it printed.
 fn session_with(args: &[&str], script: &str) -> Vec<String> {
+    session_bytes(args, script.as_bytes())
+}
+
+/// [`session_with`] for a script that need not be text.
+fn session_bytes(args: &[&str], script: &[u8]) -> Vec<String> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_palabre"))
         .arg("engine")
         .args(args)
@@ -157,12 +162,7 @@ fn session_with(args: &[&str], script: &str) -> Vec<String> {
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
+    child.stdin.take().unwrap().write_all(script).unwrap();
     let out = BufReader::new(child.stdout.take().unwrap());
     let lines = out.lines().map(Result::unwrap).collect();
     assert!(child.wait().unwrap().success());
@@ -383,4 +383,67 @@ fn readyok_follows_the_commands_sent_before_it() {
         "{lines:?}"
     );
     assert!(best < error && error < ready, "{lines:?}");
+}
+
+#[test]
+fn a_line_that_cannot_be_read_is_an_error_and_the_next_ones_are_read() {
+    let mut script = b"position yote startpos\n\xff\xfe go\r\n".to_vec();
+    // A line longer than the engine reads (1 MiB), in a few pieces.
+    script.extend(b"position yote startpos moves ");
+    script.extend(b"c3 ".repeat(400_000));
+    script.extend(b"\ngo depth 2\r\nisready\n");
+    let lines = session_bytes(&[], &script);
+    let errors: Vec<&String> = lines.iter().filter(|l| l.starts_with("error ")).collect();
+    assert_eq!(errors.len(), 2, "{lines:?}");
+    assert!(errors[0].contains("not UTF-8"), "{errors:?}");
+    assert!(errors[1].contains("longer than"), "{errors:?}");
+    // The long line set no position: the first one still stands.
+    let best = bestmoves(&lines);
+    assert_eq!(best.len(), 1, "{lines:?}");
+    assert_legal(yote::Position::START, &[best[0]]);
+    assert!(lines.iter().any(|l| l == "readyok"), "{lines:?}");
+}
+
+/// The resident memory of process `pid`, in MiB.
+#[cfg(target_os = "linux")]
+fn memory_mib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap();
+    let kib: u64 = line.split_whitespace().nth(1).unwrap().parse().unwrap();
+    kib / 1024
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn readyok_comes_once_the_table_asked_for_is_allocated() {
+    // Slots are 16 bytes: 2^26 of them are 1 GiB, 2^25 half of that. A
+    // client syncs on readyok before starting its clock, so the table must
+    // exist by then, not be allocated while the next move is timed.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_palabre"))
+        .args(["engine", "--set", "tt_bits=26"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut ready = |input: &mut std::process::ChildStdin| {
+        writeln!(input, "isready").unwrap();
+        let mut line = String::new();
+        out.read_line(&mut line).unwrap();
+        assert_eq!(line.trim_end(), "readyok");
+    };
+    ready(&mut input);
+    let rss = memory_mib(child.id());
+    assert!(rss >= 1024, "{rss} MiB resident at the first readyok");
+    writeln!(input, "setoption tt_bits 25").unwrap();
+    ready(&mut input);
+    let rss = memory_mib(child.id());
+    // The old table is gone and the new one is in memory.
+    assert!(
+        (512..1024).contains(&rss),
+        "{rss} MiB after the smaller table"
+    );
+    writeln!(input, "quit").unwrap();
+    assert!(child.wait().unwrap().success());
 }
