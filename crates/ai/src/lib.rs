@@ -10,8 +10,8 @@
 //! - [`level`]: « Débutant » to « Expert », reproducible from a seed;
 //!   [`player`] answers "which move", "which hint", "accept a draw?".
 //! - [`smp`]: Lazy SMP, more threads sharing one table.
-//! - [`worker`]: a search in its own thread, control in, reports out, on a
-//!   bounded pool.
+//! - [`worker`]: a search in its own thread, control in, reports out;
+//!   [`pool`]: many games' searches on a few threads, pondering when idle.
 //! - [`params`]: every tunable in one place.
 //! - [`reference`]: a plain material-and-mobility alpha-beta, the arena's
 //!   stand-in for outside programs.
@@ -27,6 +27,7 @@ pub mod limits;
 pub mod nsolo;
 pub mod params;
 pub mod player;
+pub mod pool;
 pub mod reference;
 pub mod score;
 pub mod search;

@@ -1,12 +1,12 @@
-//! Searches off the caller's thread: a [`Worker`] thinks in its own thread,
-//! with control in and reports out; a [`Pool`] runs many games' requests on a
-//! bounded set of workers without ever blocking an async runtime.
+//! A search off the caller's thread: a [`Worker`] thinks in its own thread,
+//! with control in and reports out. Many games share threads through a
+//! [`Pool`](crate::pool::Pool) instead.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 
-use crossbeam_channel::{Receiver, Sender, TrySendError, bounded, unbounded};
+use crossbeam_channel::{Receiver, Sender, bounded, unbounded};
 
 use crate::Params;
 use crate::player::{AnyMove, Request, Thought, think};
@@ -122,94 +122,6 @@ impl Drop for Worker {
         self.stop();
         let _ = self.control.send(Control::Quit);
         if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-    }
-}
-
-type Reply = Box<dyn FnOnce(Thought) + Send>;
-
-struct Job {
-    request: Request,
-    stop: Arc<AtomicBool>,
-    reply: Reply,
-}
-
-/// The pool's queue is full: too many games are waiting for the machine.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Busy;
-
-/// A fixed number of search threads fed by a bounded queue.
-pub struct Pool {
-    jobs: Option<Sender<Job>>,
-    threads: Vec<JoinHandle<()>>,
-}
-
-impl std::fmt::Debug for Pool {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Pool({} threads)", self.threads.len())
-    }
-}
-
-impl Pool {
-    /// `threads` workers; at most `queue` requests wait for one.
-    pub fn new(threads: usize, queue: usize, params: Params) -> Pool {
-        let (jobs, inbox) = bounded::<Job>(queue);
-        let threads = (0..threads.max(1))
-            .map(|_| {
-                let inbox = inbox.clone();
-                let params = params.clone();
-                std::thread::spawn(move || {
-                    let mut tt = Table::new(params.tt_bits);
-                    tt.commit();
-                    for job in inbox {
-                        let thought = think(&job.request, &params, &mut tt, &job.stop, |_| {});
-                        (job.reply)(thought);
-                    }
-                })
-            })
-            .collect();
-        Pool {
-            jobs: Some(jobs),
-            threads,
-        }
-    }
-
-    /// Whether a new request would be refused now.
-    pub fn is_full(&self) -> bool {
-        self.jobs.as_ref().is_none_or(Sender::is_full)
-    }
-
-    /// Requests waiting for a thread.
-    pub fn queued(&self) -> usize {
-        self.jobs.as_ref().map_or(0, Sender::len)
-    }
-
-    /// Queues a request; `reply` is called with the answer on a pool thread.
-    /// Returns the flag that stops this search early.
-    pub fn submit(
-        &self,
-        request: Request,
-        reply: impl FnOnce(Thought) + Send + 'static,
-    ) -> Result<Arc<AtomicBool>, Busy> {
-        let stop = Arc::new(AtomicBool::new(false));
-        let job = Job {
-            request,
-            stop: Arc::clone(&stop),
-            reply: Box::new(reply),
-        };
-        let jobs = self.jobs.as_ref().ok_or(Busy)?;
-        match jobs.try_send(job) {
-            Ok(()) => Ok(stop),
-            Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => Err(Busy),
-        }
-    }
-}
-
-impl Drop for Pool {
-    fn drop(&mut self) {
-        self.jobs = None;
-        for t in self.threads.drain(..) {
             let _ = t.join();
         }
     }

@@ -5,8 +5,9 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use palabre_ai::player::{AnyPosition, DrawOffer, accepts_draw, think};
+use palabre_ai::pool::Pool;
 use palabre_ai::tt::Table;
-use palabre_ai::worker::{Pool, Report, Worker};
+use palabre_ai::worker::{Report, Worker};
 use palabre_ai::{AnyMove, Level, Limits, Params, Request, SearchLimit};
 use palabre_rules::{nsolo, yote};
 
@@ -171,7 +172,7 @@ fn a_pool_thinks_for_many_games_and_refuses_beyond_its_queue() {
     for seed in 0..20 {
         let tx = tx.clone();
         let req = request(yote("5/5/5/5/5 12 12 r 0"), Level::Confirme, seed).with_movetime(300);
-        match pool.submit(req, move |t| tx.send(t.best.is_some()).unwrap()) {
+        match pool.submit(req, None, move |t| tx.send(t.best.is_some()).unwrap()) {
             Ok(_) => accepted += 1,
             Err(_) => refused += 1,
         }

@@ -85,6 +85,10 @@ pub struct ServeArgs {
     /// Searches that may wait for an Expert thread.
     #[arg(long, env = "PALABRE_DEEP_QUEUE", default_value_t = Config::default().thinker.deep_queue)]
     pub deep_queue: usize,
+    /// Seconds Expert may think on a person's time, at most, while a
+    /// search thread has nothing else to do; 0 turns it off.
+    #[arg(long, env = "PALABRE_PONDER", default_value_t = Config::default().thinker.ponder.as_secs())]
+    pub ponder: u64,
     /// Searches that may wait for a quick thread.
     #[arg(long, env = "PALABRE_QUICK_QUEUE", default_value_t = Config::default().thinker.quick_queue)]
     pub quick_queue: usize,
@@ -131,6 +135,7 @@ impl ServeArgs {
             thinker: palabre_server::thinker::ThinkerConfig {
                 deep_queue: self.deep_queue,
                 quick_queue: self.quick_queue,
+                ponder: Duration::from_secs(self.ponder),
                 ..base.thinker
             },
             limits: Limits {

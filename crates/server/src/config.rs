@@ -137,6 +137,9 @@ impl Config {
                 quick_queue: 64,
                 deep_threads: 1,
                 deep_queue: 16,
+                // A test that wants it turns it on: a minute of search
+                // after each machine move would slow every other test.
+                ponder: Duration::ZERO,
             },
             limits: Limits::unlimited(),
             ..Config::default()
@@ -162,6 +165,7 @@ impl Default for Config {
                 quick_queue: 256,
                 deep_threads: cores,
                 deep_queue: 32,
+                ponder: Duration::from_secs(60),
             },
             limits: Limits::default(),
         }

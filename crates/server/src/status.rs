@@ -1,5 +1,6 @@
 //! `GET /api/status`: what the server holds now, for operators and load
-//! tests: games in memory, live connections, queued searches, memory.
+//! tests: games in memory, live connections, queued searches, ponders,
+//! memory.
 
 use axum::extract::State;
 use axum::routing::get;
@@ -35,6 +36,7 @@ async fn status(State(app): State<AppState>) -> Json<Value> {
         "games_in_memory": app.games.in_memory(),
         "sockets": app.guards.sockets(),
         "searches_queued": { "quick": quick, "deep": deep },
+        "pondering": app.games.thinker().pondering(),
         "resident_bytes": resident_bytes(),
     }))
 }

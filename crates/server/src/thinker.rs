@@ -1,14 +1,16 @@
 //! Every search the server runs (the machine's moves, hints, draw
 //! decisions) goes through here: two bounded pools of search threads, so a
 //! quick search never waits behind a queue of Expert searches, and a full
-//! queue is an answer (`busy`) rather than a new thread.
+//! queue is an answer (`busy`) rather than a new thread. When a deep
+//! thread would idle, Expert thinks on its opponent's time there.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
+use palabre_ai::pool::{Busy, GameKey, Pool};
 use palabre_ai::tables::Tables;
-use palabre_ai::worker::{Busy, Pool};
-use palabre_ai::{Level, Params, Request, Thought};
+use palabre_ai::{Level, Limits, Params, Request, SearchLimit, Thought};
 
 use crate::error::AppError;
 
@@ -38,6 +40,9 @@ pub struct ThinkerConfig {
     pub quick_queue: usize,
     pub deep_threads: usize,
     pub deep_queue: usize,
+    /// How long Expert may think on a person's time, at most, on a deep
+    /// thread nothing else needs; zero never.
+    pub ponder: Duration,
 }
 
 /// The two pools.
@@ -48,6 +53,7 @@ pub struct Thinker {
     pub params: Params,
     /// Yoté endgame tables, handed to the searches that deserve them.
     tables: Option<Arc<Tables>>,
+    ponder: Duration,
 }
 
 /// Seconds a client is told to wait when a lane is full.
@@ -69,6 +75,7 @@ impl Thinker {
             deep: Pool::new(c.deep_threads, c.deep_queue, params.clone()),
             params,
             tables,
+            ponder: c.ponder,
         }
     }
 
@@ -104,23 +111,47 @@ impl Thinker {
     }
 
     /// Queues a search; `reply` runs on a search thread with the answer.
+    /// `game` names the game of a machine move, whose ponder it may read.
     /// Returns the flag that stops it early.
     pub fn submit(
         &self,
         lane: Lane,
         request: Request,
+        game: Option<GameKey>,
         reply: impl FnOnce(Thought) + Send + 'static,
     ) -> Result<Arc<AtomicBool>, AppError> {
         self.pool(lane)
-            .submit(request, reply)
+            .submit(request, game, reply)
             .map_err(|Busy| AppError::Busy(RETRY_AFTER_S))
+    }
+
+    /// Thinks on the person's time in `game` (`request`: the position they
+    /// are to move in) if Expert plays there, pondering is on and a deep
+    /// thread is idle; the game's next machine move then reads what it
+    /// found. Any search that needs the thread stops it.
+    pub fn ponder(&self, game: GameKey, request: Request) -> bool {
+        if self.ponder.is_zero() || request.level != Level::Expert {
+            return false;
+        }
+        let limits = Limits::new().with(SearchLimit::MoveTime(self.ponder));
+        self.deep.ponder(game, Request { limits, ..request })
+    }
+
+    /// Stops a ponder in `game`: it is over, or its owner is gone.
+    pub fn cancel_ponder(&self, game: GameKey) {
+        self.deep.cancel(game);
+    }
+
+    /// How many deep threads ponder now.
+    pub fn pondering(&self) -> usize {
+        self.deep.pondering()
     }
 
     /// Searches and waits for the answer without blocking the runtime; the
     /// search stops if the caller stops waiting.
     pub async fn think(&self, lane: Lane, request: Request) -> Result<Thought, AppError> {
         let (tx, rx) = tokio::sync::oneshot::channel();
-        let stop = self.submit(lane, request, move |t| {
+        let stop = self.submit(lane, request, None, move |t| {
             let _ = tx.send(t);
         })?;
         let _guard = StopOnDrop(stop);
@@ -142,6 +173,7 @@ mod tests {
             quick_queue: 1,
             deep_threads: 1,
             deep_queue: 1,
+            ponder: Duration::ZERO,
         };
         let with = Thinker::new(&config, Params::default(), Some(tables));
         assert!(with.tables_for(Some(Level::Expert)).is_some());
@@ -154,5 +186,36 @@ mod tests {
         }
         let without = Thinker::new(&config, Params::default(), None);
         assert!(without.tables_for(Some(Level::Expert)).is_none());
+    }
+
+    #[test]
+    fn only_expert_ponders_and_only_when_pondering_is_on() {
+        use palabre_ai::AnyPosition;
+        let request = |level: Level| Request {
+            position: AnyPosition::Yote(palabre_rules::yote::Position::START),
+            history: Vec::new(),
+            level,
+            limits: Limits::new(),
+            seed: 0,
+            tables: None,
+            ponder: Default::default(),
+        };
+        let config = |ponder: Duration| ThinkerConfig {
+            quick_threads: 1,
+            quick_queue: 1,
+            deep_threads: 1,
+            deep_queue: 1,
+            ponder,
+        };
+        let off = Thinker::new(&config(Duration::ZERO), Params::default(), None);
+        assert!(!off.ponder(1, request(Level::Expert)));
+        let on = Thinker::new(&config(Duration::from_secs(60)), Params::default(), None);
+        for level in [Level::Debutant, Level::Intermediaire, Level::Confirme] {
+            assert!(!on.ponder(1, request(level)), "{level:?}");
+        }
+        assert_eq!(on.pondering(), 0);
+        assert!(on.ponder(1, request(Level::Expert)));
+        assert_eq!(on.pondering(), 1);
+        on.cancel_ponder(1);
     }
 }

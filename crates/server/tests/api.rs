@@ -691,3 +691,69 @@ async fn an_import_names_the_move_it_refuses_and_why() {
         );
     }
 }
+
+/// Polls `done` until it holds.
+async fn wait_until(done: impl Fn() -> bool) {
+    for _ in 0..400 {
+        if done() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    panic!("never happened");
+}
+
+#[tokio::test]
+async fn expert_thinks_on_the_person_s_time_until_the_game_ends() {
+    let mut config = Config::testing();
+    config.thinker.ponder = Duration::from_secs(60);
+    config.params.expert_budget_ms = 50;
+    let state = AppState::open(&config).await.unwrap();
+    let thinker = std::sync::Arc::clone(state.games.thinker());
+    let app = app(state);
+    let play = |id: &str, seat: &str, v: &Value, ply: u64| {
+        let m = v["legal"][0]["move"].as_str().unwrap().to_owned();
+        let (app, uri, seat) = (
+            app.clone(),
+            format!("/api/games/{id}/moves"),
+            seat.to_owned(),
+        );
+        async move {
+            let body = json!({"move": m, "ply": ply});
+            let (status, v) = call(&app, "POST", &uri, Some(&seat), Some(body)).await;
+            assert_eq!(status, StatusCode::CREATED, "{v}");
+        }
+    };
+
+    // The machine places first, then thinks while the person does.
+    let (id, seat, _) = create(
+        &app,
+        json!({"game": "yote", "side": "black", "level": "expert"}),
+    )
+    .await;
+    let v = wait_for(&app, &id, |v| v["ply"] == 1).await;
+    wait_until(|| thinker.pondering() == 1).await;
+    // The person's move ends that ponder (the machine's search takes the
+    // thread, the only deep one), and the next starts after the answer.
+    play(&id, &seat, &v, 1).await;
+    let v = wait_for(&app, &id, |v| v["ply"] == 3).await;
+    assert_eq!(v["last"]["by"], "red");
+    wait_until(|| thinker.pondering() == 1).await;
+    let (_, status) = call(&app, "GET", "/api/status", None, None).await;
+    assert_eq!(status["pondering"], 1, "{status}");
+    let resign = format!("/api/games/{id}/resign");
+    let (status, _) = call(&app, "POST", &resign, Some(&seat), None).await;
+    assert_eq!(status, StatusCode::OK);
+    wait_until(|| thinker.pondering() == 0).await;
+
+    // Below Expert the machine never ponders: by the time the person's
+    // move is accepted, its owner has long handled the machine's.
+    let (id, seat, _) = create(
+        &app,
+        json!({"game": "yote", "side": "black", "level": "confirme"}),
+    )
+    .await;
+    let v = wait_for(&app, &id, |v| v["ply"] == 1).await;
+    play(&id, &seat, &v, 1).await;
+    assert_eq!(thinker.pondering(), 0);
+}

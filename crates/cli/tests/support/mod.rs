@@ -59,6 +59,10 @@ fn spawn(port: u16, db: &str, env: &[(String, String)]) -> Child {
             cmd.stdout(Stdio::null());
         }
     }
+    // Expert's ponders would keep the deep threads busy for a minute after
+    // each of its moves, loading the machine under every other test; the
+    // server's own tests cover them. A test may turn them back on.
+    cmd.env("PALABRE_PONDER", "0");
     for (k, v) in env {
         cmd.env(k, v);
     }

@@ -127,7 +127,7 @@ impl Owner {
         let submitted = self
             .ctx
             .thinker
-            .submit(Lane::Quick, request, move |thought| {
+            .submit(Lane::Quick, request, None, move |thought| {
                 let _ = me.blocking_send(Command::DrawDecided { token, thought });
             });
         match submitted {

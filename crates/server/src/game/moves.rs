@@ -205,7 +205,8 @@ impl Owner {
         };
         let token = self.token();
         let lane = Lane::for_level(game.row.level);
-        let submitted = self.ctx.thinker.submit(lane, request, move |thought| {
+        let key = Some(self.ponder_key());
+        let submitted = self.ctx.thinker.submit(lane, request, key, move |thought| {
             let _ = me.blocking_send(Command::MachineDone { token, thought });
         });
         game.thinking = true;
@@ -246,7 +247,30 @@ impl Owner {
             );
             self.machine_retry = Some(tokio::time::Instant::now() + MACHINE_RETRY * 4);
             self.publish(game);
+            return;
         }
+        self.ponder_if_due(game);
+    }
+
+    /// After the machine's move, thinks on the person's time while they
+    /// choose theirs (Expert only; the thinker decides whether a thread is
+    /// free for it).
+    pub fn ponder_if_due(&self, game: &Game) {
+        let persons_turn = game.machine_side() == Some(game.play.turn().other());
+        if game.status() != Status::Playing || !persons_turn {
+            return;
+        }
+        let (position, history) = game.play.for_ai();
+        let request = Request {
+            position,
+            history,
+            level: game.row.level,
+            limits: Limits::new(),
+            seed: 0,
+            tables: self.ctx.thinker.tables_for(Some(game.row.level)),
+            ponder: Default::default(),
+        };
+        self.ctx.thinker.ponder(self.ponder_key(), request);
     }
 }
 

@@ -65,6 +65,13 @@ pub(super) struct Owner {
     rated: bool,
 }
 
+impl Drop for Owner {
+    fn drop(&mut self) {
+        // Nobody is left to use what a ponder for this game finds.
+        self.ctx.thinker.cancel_ponder(self.ponder_key());
+    }
+}
+
 async fn sleep_until(at: Option<Instant>) {
     match at {
         Some(at) => tokio::time::sleep_until(at).await,
@@ -102,6 +109,13 @@ impl Owner {
             lost: false,
             rated: false,
         }
+    }
+
+    /// This game's name in the thinker, which keeps a ponder's table for
+    /// the game's next machine move: the owner's generation, unique to
+    /// this owner, so that an owner that retires can only stop its own.
+    pub fn ponder_key(&self) -> palabre_ai::pool::GameKey {
+        self.generation
     }
 
     pub fn token(&mut self) -> u64 {
@@ -279,6 +293,9 @@ impl Owner {
 
     /// After every change: the machine's turn if due, then one publication.
     pub fn changed(&mut self, game: &mut Game) {
+        if game.status() == crate::domain::Status::Finished {
+            self.ctx.thinker.cancel_ponder(self.ponder_key());
+        }
         self.machine_if_due(game);
         self.publish(game);
     }

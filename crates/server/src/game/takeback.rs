@@ -129,7 +129,10 @@ impl Owner {
             return Err(e);
         }
         self.stop_machine(game);
+        // A ponder on the position taken back thinks about nothing now.
+        self.ctx.thinker.cancel_ponder(self.ponder_key());
         self.changed(game);
+        self.ponder_if_due(game);
         Ok(())
     }
 }

@@ -264,6 +264,8 @@ pub struct ServerStatus {
     pub games_in_memory: usize,
     pub sockets: usize,
     pub searches_queued: Queued,
+    /// Deep threads thinking on a person's time (they give way to any search).
+    pub pondering: usize,
     /// Resident memory, where the system tells it.
     #[schema(required)]
     pub resident_bytes: Option<u64>,
