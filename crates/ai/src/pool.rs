@@ -165,10 +165,11 @@ impl Pool {
         }
     }
 
-    /// Whether a new request would be refused now.
+    /// Whether a new request would be refused now. A pool with no waiting
+    /// places refuses everything: that is how a lane is closed.
     pub fn is_full(&self) -> bool {
         let s = lock(&self.schedule);
-        s.queue.len() >= self.capacity && s.pick(None).is_none()
+        self.capacity == 0 || (s.queue.len() >= self.capacity && s.pick(None).is_none())
     }
 
     /// Requests waiting for a thread.
@@ -192,6 +193,9 @@ impl Pool {
             stop: Arc::clone(&stop),
             reply: Box::new(reply),
         };
+        if self.capacity == 0 {
+            return Err(Busy);
+        }
         let mut s = lock(&self.schedule);
         match s.pick(key) {
             Some(i) => {
@@ -462,13 +466,10 @@ mod tests {
 
     #[test]
     fn a_search_takes_a_pondering_thread_at_once() {
-        // No room in the queue: a search is taken only by a free thread,
-        // and a pondering one is.
-        let pool = Pool::new(1, 0, params());
+        let pool = Pool::new(1, 4, params());
         // Expert's ponder with no limit runs until something stops it.
         assert!(pool.ponder(1, request(Level::Expert, &BEFORE, Limits::new())));
         assert_eq!(pool.pondering(), 1);
-        assert!(!pool.is_full());
         let n = nodes(&pool, Some(2), request(Level::Expert, &AFTER, depth(3)));
         assert!(n > 0);
         assert_eq!(pool.pondering(), 0);
@@ -514,6 +515,14 @@ mod tests {
         assert!(pool.ponder(2, endless()));
         assert!(!pool.ponder(3, endless()));
         assert_eq!(pool.pondering(), 2);
+    }
+
+    #[test]
+    fn a_pool_with_no_waiting_places_refuses_everything() {
+        let pool = Pool::new(1, 0, params());
+        assert!(pool.is_full());
+        let req = request(Level::Expert, &AFTER, depth(1));
+        assert_eq!(pool.submit(req, None, |_| {}).err(), Some(Busy));
     }
 
     #[test]
