@@ -175,4 +175,17 @@ mod tests {
         assert_eq!(two.params.tt_bits, Config::default().params.tt_bits);
         assert!(parse(&["palabre", "--search-threads", "0"]).is_err());
     }
+
+    #[test]
+    fn ponder_is_a_minute_unless_set() {
+        let parse = |args: &[&str]| ServeArgs::parse_from(args).map(ServeArgs::config);
+        let ponder = |args: &[&str]| parse(args).unwrap().thinker.ponder;
+        assert_eq!(ponder(&["palabre"]), Duration::from_secs(60));
+        assert_eq!(ponder(&["palabre", "--ponder", "0"]), Duration::ZERO);
+        assert_eq!(
+            ponder(&["palabre", "--ponder", "5"]),
+            Duration::from_secs(5)
+        );
+        assert!(parse(&["palabre", "--ponder", "-1"]).is_err());
+    }
 }
