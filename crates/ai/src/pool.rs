@@ -80,11 +80,10 @@ impl Schedule {
     /// this game's, else an idle one (an empty table first), else one that
     /// only ponders.
     fn pick(&self, key: Option<GameKey>) -> Option<usize> {
-        let find = |test: &dyn Fn(&State) -> bool| self.states.iter().position(test);
-        find(&|s| s.serves(key))
-            .or_else(|| find(&|s| matches!(s, State::Idle { holds: None })))
-            .or_else(|| find(&|s| matches!(s, State::Idle { .. })))
-            .or_else(|| find(&|s| matches!(s, State::Pondering { .. })))
+        self.find(|s| s.serves(key))
+            .or_else(|| self.find(|s| matches!(s, State::Idle { holds: None })))
+            .or_else(|| self.find(|s| matches!(s, State::Idle { .. })))
+            .or_else(|| self.find(|s| matches!(s, State::Pondering { .. })))
     }
 
     /// The thread a ponder for `key` may take: the one pondering on it
@@ -92,25 +91,22 @@ impl Schedule {
     /// waits in the queue only while none is), and none when `limit`
     /// threads ponder already.
     fn pick_for_ponder(&self, key: GameKey, limit: usize) -> Option<usize> {
-        let again = self
-            .states
-            .iter()
-            .position(|s| matches!(s, State::Pondering { key: k, .. } if *k == key));
-        if again.is_some() {
+        let again = self.find(|s| matches!(s, State::Pondering { key: k, .. } if *k == key));
+        if again.is_some() || self.pondering() >= limit {
             return again;
         }
-        let pondering = self
-            .states
-            .iter()
-            .filter(|s| matches!(s, State::Pondering { .. }))
-            .count();
-        if pondering >= limit {
-            return None;
-        }
-        let find = |test: &dyn Fn(&State) -> bool| self.states.iter().position(test);
-        find(&|s| matches!(s, State::Idle { holds: Some(h) } if *h == key))
-            .or_else(|| find(&|s| matches!(s, State::Idle { holds: None })))
-            .or_else(|| find(&|s| matches!(s, State::Idle { .. })))
+        self.find(|s| matches!(s, State::Idle { holds: Some(h) } if *h == key))
+            .or_else(|| self.find(|s| matches!(s, State::Idle { holds: None })))
+            .or_else(|| self.find(|s| matches!(s, State::Idle { .. })))
+    }
+
+    fn find(&self, test: impl Fn(&State) -> bool) -> Option<usize> {
+        self.states.iter().position(test)
+    }
+
+    fn pondering(&self) -> usize {
+        let pondering = |s: &&State| matches!(s, State::Pondering { .. });
+        self.states.iter().filter(pondering).count()
     }
 }
 
@@ -186,6 +182,9 @@ impl Pool {
         key: Option<GameKey>,
         reply: impl FnOnce(Thought) + Send + 'static,
     ) -> Result<Arc<AtomicBool>, Busy> {
+        if self.capacity == 0 {
+            return Err(Busy);
+        }
         let stop = Arc::new(AtomicBool::new(false));
         let job = Job {
             request,
@@ -193,9 +192,6 @@ impl Pool {
             stop: Arc::clone(&stop),
             reply: Box::new(reply),
         };
-        if self.capacity == 0 {
-            return Err(Busy);
-        }
         let mut s = lock(&self.schedule);
         match s.pick(key) {
             Some(i) => {
@@ -250,11 +246,7 @@ impl Pool {
 
     /// How many threads ponder now.
     pub fn pondering(&self) -> usize {
-        let s = lock(&self.schedule);
-        s.states
-            .iter()
-            .filter(|s| matches!(s, State::Pondering { .. }))
-            .count()
+        lock(&self.schedule).pondering()
     }
 }
 

@@ -195,7 +195,7 @@ fn read_line(input: &mut impl BufRead) -> std::io::Result<Option<Input>> {
         return Ok(None);
     }
     if bytes.last() != Some(&b'\n') && bytes.len() > MAX_LINE {
-        skip_line(input)?;
+        input.skip_until(b'\n')?;
         let why = format!("line longer than {MAX_LINE} bytes");
         return Ok(Some(Input::Unreadable(why)));
     }
@@ -205,24 +205,6 @@ fn read_line(input: &mut impl BufRead) -> std::io::Result<Option<Input>> {
         Ok(line) => Input::Line(line.to_owned()),
         Err(_) => Input::Unreadable("line is not UTF-8".into()),
     }))
-}
-
-/// Reads up to and including the next line feed, keeping none of it.
-fn skip_line(input: &mut impl BufRead) -> std::io::Result<()> {
-    loop {
-        let buf = input.fill_buf()?;
-        if buf.is_empty() {
-            return Ok(());
-        }
-        let (used, found) = match buf.iter().position(|&b| b == b'\n') {
-            Some(i) => (i + 1, true),
-            None => (buf.len(), false),
-        };
-        input.consume(used);
-        if found {
-            return Ok(());
-        }
-    }
 }
 
 /// The engine's state between commands.

@@ -148,6 +148,17 @@ fn threads_are_set_by_flag_or_option_and_stop_still_answers() {
     assert_legal(nsolo::Position::start(8).unwrap(), &[best[2]]);
 }
 
+/// `palabre engine ARGS`, its input and output piped.
+fn engine(args: &[&str]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_palabre"))
+        .arg("engine")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
 /// Sends `script` at once to `palabre engine ARGS` and returns what it printed.
 fn session_with(args: &[&str], script: &str) -> Vec<String> {
     session_bytes(args, script.as_bytes())
@@ -155,13 +166,7 @@ fn session_with(args: &[&str], script: &str) -> Vec<String> {
 
 /// [`session_with`] for a script that need not be text.
 fn session_bytes(args: &[&str], script: &[u8]) -> Vec<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_palabre"))
-        .arg("engine")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = engine(args);
     child.stdin.take().unwrap().write_all(script).unwrap();
     let out = BufReader::new(child.stdout.take().unwrap());
     let lines = out.lines().map(Result::unwrap).collect();
@@ -333,12 +338,7 @@ fn a_ponder_ends_with_the_input_and_a_queued_stop_stops_it() {
 #[test]
 fn a_ponder_runs_past_expert_s_budget_until_stopped() {
     use std::time::Duration;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_palabre"))
-        .args(["engine", "--expert-ms", "20"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = engine(&["--expert-ms", "20"]);
     let mut input = child.stdin.take().unwrap();
     let (tx, rx) = std::sync::mpsc::channel();
     let out = BufReader::new(child.stdout.take().unwrap());
@@ -419,12 +419,7 @@ fn readyok_comes_once_the_table_asked_for_is_allocated() {
     // Slots are 16 bytes: 2^26 of them are 1 GiB, 2^25 half of that. A
     // client syncs on readyok before starting its clock, so the table must
     // exist by then, not be allocated while the next move is timed.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_palabre"))
-        .args(["engine", "--set", "tt_bits=26"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = engine(&["--set", "tt_bits=26"]);
     let mut input = child.stdin.take().unwrap();
     let mut out = BufReader::new(child.stdout.take().unwrap());
     let mut ready = |input: &mut std::process::ChildStdin| {

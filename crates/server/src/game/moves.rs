@@ -189,20 +189,11 @@ impl Owner {
             return;
         }
         let Some(me) = self.me.upgrade() else { return };
-        let (position, history) = game.play.for_ai();
         let fingerprint = game.play.fingerprint();
         let seed = self.id.bytes().fold(fingerprint.0 as u64, |h, b| {
             h.wrapping_mul(31).wrapping_add(u64::from(b))
         });
-        let request = Request {
-            position,
-            history,
-            level: game.row.level,
-            limits: Limits::new(),
-            seed,
-            tables: self.ctx.thinker.tables_for(Some(game.row.level)),
-            ponder: Default::default(),
-        };
+        let request = self.machine_request(game, seed);
         let token = self.token();
         let lane = Lane::for_level(game.row.level);
         let key = Some(self.ponder_key());
@@ -260,17 +251,22 @@ impl Owner {
         if game.status() != Status::Playing || !persons_turn {
             return;
         }
+        let request = self.machine_request(game, 0);
+        self.ctx.thinker.ponder(self.ponder_key(), request);
+    }
+
+    /// A search at the game's level in its current position.
+    fn machine_request(&self, game: &Game, seed: u64) -> Request {
         let (position, history) = game.play.for_ai();
-        let request = Request {
+        Request {
             position,
             history,
             level: game.row.level,
             limits: Limits::new(),
-            seed: 0,
+            seed,
             tables: self.ctx.thinker.tables_for(Some(game.row.level)),
             ponder: Default::default(),
-        };
-        self.ctx.thinker.ponder(self.ponder_key(), request);
+        }
     }
 }
 
