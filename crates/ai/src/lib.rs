@@ -14,7 +14,8 @@
 //!   [`pool`]: many games' searches on a few threads, pondering when idle.
 //! - [`params`]: every tunable in one place.
 //! - [`reference`]: a plain material-and-mobility alpha-beta, the arena's
-//!   stand-in for outside programs.
+//!   stand-in for outside programs; [`uct`]: plain Monte-Carlo tree search,
+//!   the stand-in for those that sample.
 
 pub mod analysis;
 pub mod bench;
@@ -35,6 +36,7 @@ pub mod smp;
 pub mod tables;
 pub mod time;
 pub mod tt;
+pub mod uct;
 pub mod worker;
 pub mod yote;
 

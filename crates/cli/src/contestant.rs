@@ -1,5 +1,5 @@
 //! Arena players: a level, the greedy yardstick, the plain alpha-beta
-//! reference (Yoté), or any program speaking the engine protocol
+//! reference and the plain Monte-Carlo tree search (Yoté), or any program speaking the engine protocol
 //! (`engine:<command line>`).
 
 use std::io::{BufRead, BufReader, Write};
@@ -14,7 +14,7 @@ use palabre_ai::greedy::greedy_move;
 use palabre_ai::player::{AnyPosition, think};
 use palabre_ai::tables::Tables;
 use palabre_ai::tt::Table;
-use palabre_ai::{Level, Limits, Params, Request, SearchLimit, game_clock, reference};
+use palabre_ai::{Level, Limits, Params, Request, SearchLimit, game_clock, reference, uct};
 
 /// How a contestant is named on the command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,6 +26,8 @@ pub enum Spec {
     Greedy,
     /// [`palabre_ai::reference`], Yoté's stand-in for outside programs.
     Reference,
+    /// [`palabre_ai::uct`], Yoté's stand-in for outside programs that sample.
+    Uct,
     Engine(String),
 }
 
@@ -39,6 +41,7 @@ impl FromStr for Spec {
         match s {
             "greedy" => return Ok(Spec::Greedy),
             "reference" => return Ok(Spec::Reference),
+            "uct" => return Ok(Spec::Uct),
             _ => {}
         }
         let (level, policies) = match s.split_once('@') {
@@ -59,7 +62,7 @@ impl FromStr for Spec {
         level
             .parse()
             .map(|l| Spec::Level(l, policies))
-            .map_err(|e| format!("{e}, greedy, reference or engine:<command>"))
+            .map_err(|e| format!("{e}, greedy, reference, uct or engine:<command>"))
     }
 }
 
@@ -70,6 +73,7 @@ impl std::fmt::Display for Spec {
             Spec::Level(l, Some(n)) => write!(f, "{l}@{n}"),
             Spec::Greedy => f.write_str("greedy"),
             Spec::Reference => f.write_str("reference"),
+            Spec::Uct => f.write_str("uct"),
             Spec::Engine(cmd) => write!(f, "engine:{cmd}"),
         }
     }
@@ -121,6 +125,10 @@ pub enum Contestant {
     Reference {
         params: Params,
     },
+    /// Spreads a game clock as the reference does.
+    Uct {
+        params: Params,
+    },
     Engine(Engine),
 }
 
@@ -145,10 +153,10 @@ impl Contestant {
             },
             Spec::Greedy => Contestant::Greedy,
             Spec::Reference => Contestant::Reference {
-                params: Params {
-                    clock_placement_weight: 1.0,
-                    ..params.clone()
-                },
+                params: even_clock(params),
+            },
+            Spec::Uct => Contestant::Uct {
+                params: even_clock(params),
             },
             Spec::Engine(cmd) => Contestant::Engine(Engine::spawn(cmd)?),
         })
@@ -178,14 +186,12 @@ impl Contestant {
             }
             Contestant::Greedy => greedy_move(turn.position, turn.seed).map(|m| m.to_string()),
             Contestant::Reference { params } => {
-                let AnyPosition::Yote(pos) = turn.position else {
-                    bail!("the reference player plays Yoté only");
-                };
-                let mut limits = game_clock::with_budget(turn.limits(), turn.position, params);
-                if limits.is_infinite() {
-                    limits = limits.with(SearchLimit::MoveTime(Duration::from_secs(1)));
-                }
+                let (pos, limits) = yardstick_turn(turn, params, "reference")?;
                 reference::best_move(pos, &limits).map(|m| m.to_string())
+            }
+            Contestant::Uct { params } => {
+                let (pos, limits) = yardstick_turn(turn, params, "uct")?;
+                uct::best_move(pos, &limits, turn.seed).map(|m| m.to_string())
             }
             Contestant::Engine(engine) => engine.choose(turn)?,
         })
@@ -213,6 +219,31 @@ impl Contestant {
             _ => Ok(()),
         }
     }
+}
+
+/// The yardsticks' clock: every move weighs alike.
+fn even_clock(params: &Params) -> Params {
+    Params {
+        clock_placement_weight: 1.0,
+        ..params.clone()
+    }
+}
+
+/// A Yoté-only yardstick's position and limits: its share of a clock, and
+/// a second a move when nothing bounds it.
+fn yardstick_turn<'a>(
+    turn: &Turn<'a>,
+    params: &Params,
+    name: &str,
+) -> anyhow::Result<(&'a palabre_rules::yote::Position, Limits)> {
+    let AnyPosition::Yote(pos) = turn.position else {
+        bail!("the {name} player plays Yoté only");
+    };
+    let mut limits = game_clock::with_budget(turn.limits(), turn.position, params);
+    if limits.is_infinite() {
+        limits = limits.with(SearchLimit::MoveTime(Duration::from_secs(1)));
+    }
+    Ok((pos, limits))
 }
 
 /// A child process speaking the engine protocol.
@@ -371,6 +402,8 @@ mod tests {
         assert_eq!("greedy".parse(), Ok(Spec::Greedy));
         assert_eq!("reference".parse(), Ok(Spec::Reference));
         assert_eq!(Spec::Reference.to_string(), "reference");
+        assert_eq!("uct".parse(), Ok(Spec::Uct));
+        assert_eq!(Spec::Uct.to_string(), "uct");
         assert_eq!(
             "engine:palabre engine".parse(),
             Ok(Spec::Engine("palabre engine".into()))

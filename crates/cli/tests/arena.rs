@@ -348,16 +348,40 @@ fn the_reference_player_plays_a_match() {
 }
 
 #[test]
-fn the_reference_player_plays_yote_only() {
+fn the_sampling_player_plays_a_match_and_beats_greedy() {
+    // A playout budget replays exactly, so the two games are always the
+    // same; plain Monte-Carlo tree search wins both against one-ply greed.
     let out = Command::cargo_bin("palabre")
         .unwrap()
-        .args(["arena", "nsolo", "--a", "reference", "--b", "greedy"])
-        .args(["--games", "1", "--movetime", "10"])
+        .args(["arena", "yote", "--a", "uct", "--b", "greedy"])
+        .args(["--games", "2", "--nodes", "2000"])
         .output()
         .unwrap();
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("Yoté only"), "{err}");
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{report}");
+    assert!(
+        report.contains("A = uct vs B = greedy, 2 games"),
+        "{report}"
+    );
+    assert!(report.contains("A wins 2, draws 0, losses 0"), "{report}");
+}
+
+#[test]
+fn the_yardsticks_play_yote_only() {
+    for player in ["reference", "uct"] {
+        let out = Command::cargo_bin("palabre")
+            .unwrap()
+            .args(["arena", "nsolo", "--a", player, "--b", "greedy"])
+            .args(["--games", "1", "--movetime", "10"])
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(&format!("the {player} player plays Yoté only")),
+            "{err}"
+        );
+    }
 }
 
 #[test]
