@@ -42,8 +42,9 @@ pub struct Settings {
     pub clock: Option<GameClock>,
     /// B's game clock.
     pub b_clock: Option<GameClock>,
-    /// Whether A and B think on the other's time (engines only): within
-    /// the other's node budget if it has one, otherwise until their turn.
+    /// Whether A and B think on the other's time (Expert or engines):
+    /// within the other's node budget if it has one, otherwise until their
+    /// turn.
     pub ponder: [bool; 2],
     pub seed: u64,
     pub jobs: usize,
@@ -226,6 +227,14 @@ fn level<P: Arena>(position: &P, params: &Params, tt: &mut Table) -> bool {
         <= OPENING_MARGIN
 }
 
+/// Hashes of the positions before the current one.
+fn history_of<P: Arena>(record: &Record<P>) -> Vec<u64> {
+    (0..record.ply())
+        .filter_map(|i| record.position_at(i))
+        .map(P::hash)
+        .collect()
+}
+
 /// Plays one game; `a_first` tells whether A moves first.
 fn play<P: Arena>(
     start: &P,
@@ -272,10 +281,7 @@ fn play<P: Arena>(
             ));
         }
         let side = usize::from(record.position().turn() != first_mover);
-        let history: Vec<u64> = (0..record.ply())
-            .filter_map(|i| record.position_at(i))
-            .map(P::hash)
-            .collect();
+        let history = history_of(&record);
         let line = P::protocol(record.start(), record.moves());
         let who = usize::from((side == 0) != a_first);
         let turn = Turn {
@@ -312,15 +318,22 @@ fn play<P: Arena>(
         if let Err(e) = record.play(&m) {
             return forfeit(format!("illegal move {text}: {e}"), line);
         }
-        if let Contestant::Engine(engine) = &mut *players[side]
-            && settings.ponder[who]
-            && record.outcome().is_none()
-        {
+        if settings.ponder[who] && record.outcome().is_none() {
             let mut limits = Limits::new();
             if let Some(n) = [settings.nodes, settings.b_nodes][1 - who] {
                 limits = limits.with(SearchLimit::Nodes(n));
             }
-            engine.ponder(&P::protocol(record.start(), record.moves()), &limits)?;
+            let history = history_of(&record);
+            let theirs = Turn {
+                position: &record.position().any(),
+                history: &history,
+                protocol_position: P::protocol(record.start(), record.moves()),
+                movetime: None,
+                nodes: None,
+                clock: None,
+                seed: turn.seed,
+            };
+            players[side].ponder(&theirs, &limits)?;
         }
     }
 }
@@ -456,8 +469,8 @@ fn print_report(settings: &Settings, mut t: Tally) {
 
 pub fn run(settings: Settings, params: Params) -> anyhow::Result<()> {
     for (spec, ponder) in [&settings.a, &settings.b].iter().zip(settings.ponder) {
-        if ponder && !matches!(spec, Spec::Engine(_)) {
-            anyhow::bail!("{spec} cannot ponder: only an engine: contestant can");
+        if ponder && !Contestant::can_ponder(spec) {
+            anyhow::bail!("{spec} cannot ponder: only Expert or an engine: contestant can");
         }
     }
     let tally = match settings.game {

@@ -6,7 +6,8 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::str::FromStr;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
@@ -14,7 +15,7 @@ use palabre_ai::greedy::greedy_move;
 use palabre_ai::player::{AnyPosition, think};
 use palabre_ai::tables::Tables;
 use palabre_ai::tt::Table;
-use palabre_ai::{Level, Limits, Params, Request, SearchLimit, game_clock, reference, uct};
+use palabre_ai::{Level, Limits, Params, Ponder, Request, SearchLimit, game_clock, reference, uct};
 
 /// How a contestant is named on the command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -115,7 +116,7 @@ pub enum Contestant {
     Level {
         level: Level,
         params: Params,
-        tt: Box<Table>,
+        table: LevelTable,
         /// Endgame tables, for Expert only, as the server gives them.
         tables: Option<Arc<Tables>>,
     },
@@ -148,7 +149,7 @@ impl Contestant {
                         .min(params.nsolo_policies),
                     ..params.clone()
                 },
-                tt: Box::new(Table::new(params.tt_bits)),
+                table: LevelTable::new(params.tt_bits),
                 tables: tables.filter(|_| *level == Level::Expert),
             },
             Spec::Greedy => Contestant::Greedy,
@@ -168,9 +169,10 @@ impl Contestant {
             Contestant::Level {
                 level,
                 params,
-                tt,
+                table,
                 tables,
             } => {
+                let (tt, ponder) = table.for_a_move();
                 let req = Request {
                     position: turn.position.clone(),
                     history: turn.history.to_vec(),
@@ -178,7 +180,7 @@ impl Contestant {
                     limits: turn.limits(),
                     seed: turn.seed,
                     tables: tables.clone(),
-                    ponder: Default::default(),
+                    ponder,
                 };
                 think(&req, params, tt, &AtomicBool::new(false), |_| {})
                     .best
@@ -201,11 +203,51 @@ impl Contestant {
     /// last game ends, and `newgame` makes it forget that game's table, so
     /// that each game plays the same whichever game came before it.
     pub fn new_game(&mut self) -> anyhow::Result<()> {
-        if let Contestant::Engine(engine) = self {
-            engine.end_ponder()?;
-            engine.send("newgame")?;
+        match self {
+            Contestant::Engine(engine) => {
+                engine.end_ponder()?;
+                engine.send("newgame")?;
+            }
+            Contestant::Level { table, .. } => table.new_game(),
+            _ => {}
         }
         Ok(())
+    }
+
+    /// Whether this contestant can think on the opponent's time: an engine
+    /// (whether it does is its own affair) or Expert, the one level that
+    /// reads what a ponder found.
+    pub fn can_ponder(spec: &Spec) -> bool {
+        matches!(spec, Spec::Engine(_) | Spec::Level(Level::Expert, _))
+    }
+
+    /// Starts thinking on the opponent's time about `turn`, the position
+    /// they are to move in, within `limits`: with none, until this
+    /// contestant's next turn stops it. Contestants that cannot ponder
+    /// ignore it.
+    pub fn ponder(&mut self, turn: &Turn<'_>, limits: &Limits) -> anyhow::Result<()> {
+        match self {
+            Contestant::Engine(engine) => engine.ponder(&turn.protocol_position, limits),
+            Contestant::Level {
+                level: Level::Expert,
+                params,
+                table,
+                tables,
+            } => {
+                let req = Request {
+                    position: turn.position.clone(),
+                    history: turn.history.to_vec(),
+                    level: Level::Expert,
+                    limits: limits.clone(),
+                    seed: turn.seed,
+                    tables: tables.clone(),
+                    ponder: Ponder::OnTheirTime,
+                };
+                table.ponder(req, params.clone());
+                Ok(())
+            }
+            _ => Ok(()),
+        }
     }
 
     /// Lets a ponder within a node budget run to its end: that is the
@@ -216,7 +258,124 @@ impl Contestant {
             Contestant::Engine(engine) if engine.pondering == Some(Pondering::WithinBudget) => {
                 engine.end_ponder()
             }
+            Contestant::Level { table, .. } => {
+                table.finish_budgeted_ponder();
+                Ok(())
+            }
             _ => Ok(()),
+        }
+    }
+}
+
+/// A level's transposition table, lent to Expert's ponder while one runs.
+pub struct LevelTable {
+    /// A two-slot stand-in while a ponder holds the real one.
+    tt: Box<Table>,
+    ponder: Option<LevelPonder>,
+    /// Whether the last search was a ponder, whose table the next reads.
+    pondered: bool,
+}
+
+impl LevelTable {
+    fn new(bits: u32) -> LevelTable {
+        LevelTable {
+            tt: Box::new(Table::new(bits)),
+            ponder: None,
+            pondered: false,
+        }
+    }
+
+    /// The table for the next move, back from any ponder, and whether that
+    /// move reads what the ponder left in it.
+    fn for_a_move(&mut self) -> (&mut Table, Ponder) {
+        self.end_ponder();
+        let ponder = if std::mem::take(&mut self.pondered) {
+            Ponder::After
+        } else {
+            Ponder::Off
+        };
+        (&mut self.tt, ponder)
+    }
+
+    /// Starts `req`, a ponder, on a thread that holds the table until it
+    /// ends.
+    fn ponder(&mut self, req: Request, params: Params) {
+        self.end_ponder();
+        let tt = std::mem::replace(&mut self.tt, Box::new(Table::new(1)));
+        self.ponder = Some(LevelPonder::start(req, params, tt));
+        self.pondered = true;
+    }
+
+    /// Ends any ponder and forgets it: a new game's first move starts from
+    /// an empty table.
+    fn new_game(&mut self) {
+        self.end_ponder();
+        self.pondered = false;
+    }
+
+    fn finish_budgeted_ponder(&mut self) {
+        if self
+            .ponder
+            .as_ref()
+            .is_some_and(|p| p.how == Pondering::WithinBudget)
+        {
+            self.end_ponder();
+        }
+    }
+
+    fn end_ponder(&mut self) {
+        if let Some(running) = self.ponder.take() {
+            self.tt = running.end();
+        }
+    }
+}
+
+/// Expert thinking on the opponent's time on a thread of its own, as the
+/// engine protocol's `go ponder` does.
+struct LevelPonder {
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<Box<Table>>>,
+    how: Pondering,
+}
+
+impl LevelPonder {
+    fn start(req: Request, params: Params, mut tt: Box<Table>) -> LevelPonder {
+        let how = if req.limits.nodes().is_some() {
+            Pondering::WithinBudget
+        } else {
+            Pondering::UntilStopped
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&stop);
+        let thread = std::thread::spawn(move || {
+            think(&req, &params, &mut tt, &flag, |_| {});
+            tt
+        });
+        LevelPonder {
+            stop,
+            thread: Some(thread),
+            how,
+        }
+    }
+
+    /// Ends the ponder (stopped, or waited for within its budget) and gives
+    /// its table back.
+    fn end(mut self) -> Box<Table> {
+        if self.how == Pondering::UntilStopped {
+            self.stop.store(true, Ordering::Relaxed);
+        }
+        let thread = self.thread.take().expect("a ponder ends once");
+        thread.join().expect("ponder thread")
+    }
+}
+
+impl Drop for LevelPonder {
+    /// A contestant dropped while pondering must not leave a search running
+    /// with nobody to stop it.
+    fn drop(&mut self) {
+        if let Some(thread) = self.thread.take() {
+            self.stop.store(true, Ordering::Relaxed);
+            let _ = thread.join();
         }
     }
 }

@@ -109,9 +109,10 @@ enum Command {
         /// B's game clock instead.
         #[arg(long, value_name = "MS[+INC]")]
         b_clock: Option<arena::GameClock>,
-        /// A (an engine:) thinks on B's time: within B's node budget if
-        /// there is one, otherwise until its own turn. Play timed matches
-        /// with pondering one game at a time (`--jobs 1` on two cores).
+        /// A (Expert or an engine:) thinks on B's time: within B's node
+        /// budget if there is one, otherwise until its own turn. Play timed
+        /// matches with pondering one game at a time (`--jobs 1` on two
+        /// cores).
         #[arg(long)]
         ponder: bool,
         /// B thinks on A's time.

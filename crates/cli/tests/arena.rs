@@ -252,18 +252,46 @@ fn a_timed_ponder_ends_when_the_engine_s_turn_comes() {
 }
 
 #[test]
-fn only_an_engine_can_ponder() {
-    let out = Command::cargo_bin("palabre")
-        .unwrap()
-        .args([
-            "arena", "yote", "--a", "expert", "--b", "greedy", "--ponder",
-        ])
-        .args(["--games", "1", "--movetime", "5"])
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("cannot ponder"), "{err}");
+fn only_expert_or_an_engine_can_ponder() {
+    for level in ["confirme", "greedy", "reference"] {
+        let out = Command::cargo_bin("palabre")
+            .unwrap()
+            .args(["arena", "yote", "--a", level, "--b", "greedy", "--ponder"])
+            .args(["--games", "1", "--movetime", "5"])
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{level}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("cannot ponder"), "{err}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn expert_in_the_arena_ponders_as_the_engine_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let (engine, _) = logging_engine(dir.path(), "a");
+    let args = |a: &str, ponder: &str| {
+        format!("yote --a {a} --b reference --games 2 --nodes 3000 --b-nodes 20000 {ponder}")
+    };
+    let (_, inside) = arena_with_records(&args("expert", "--ponder"));
+    let (_, outside) = arena_with_records(&args(&engine, "--ponder"));
+    assert_no_forfeit(&inside);
+    // The same search, on the same table filled by the same ponder.
+    assert_eq!(moves(&inside), moves(&outside));
+    // And the ponder is read: without it, Expert plays other moves.
+    let (_, unpondered) = arena_with_records(&args("expert", ""));
+    assert_ne!(moves(&inside), moves(&unpondered));
+}
+
+#[test]
+fn expert_s_timed_ponder_in_the_arena_ends_when_its_turn_comes() {
+    // A ponder with no budget runs until stopped: were it not stopped at
+    // Expert's turn, the next move would wait for it for ever.
+    let (report, games) =
+        arena_with_records("yote --a expert --b greedy --games 2 --movetime 20 --ponder");
+    assert!(report.contains("A wins 2"), "{report}");
+    assert_no_forfeit(&games);
 }
 
 /// The clock (ms) in each `go clock MS inc INC` of `go`, checking the
