@@ -319,21 +319,18 @@ fn play<P: Arena>(
             return forfeit(format!("illegal move {text}: {e}"), line);
         }
         if settings.ponder[who] && record.outcome().is_none() {
-            let mut limits = Limits::new();
-            if let Some(n) = [settings.nodes, settings.b_nodes][1 - who] {
-                limits = limits.with(SearchLimit::Nodes(n));
-            }
+            // Within the other side's node budget, if it has one.
             let history = history_of(&record);
             let theirs = Turn {
                 position: &record.position().any(),
                 history: &history,
                 protocol_position: P::protocol(record.start(), record.moves()),
                 movetime: None,
-                nodes: None,
+                nodes: [settings.nodes, settings.b_nodes][1 - who],
                 clock: None,
                 seed: turn.seed,
             };
-            players[side].ponder(&theirs, &limits)?;
+            players[side].ponder(&theirs)?;
         }
     }
 }

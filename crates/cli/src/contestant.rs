@@ -1,6 +1,6 @@
 //! Arena players: a level, the greedy yardstick, the plain alpha-beta
-//! reference and the plain Monte-Carlo tree search (Yoté), or any program speaking the engine protocol
-//! (`engine:<command line>`).
+//! reference and the plain Monte-Carlo tree search (Yoté), or any program
+//! speaking the engine protocol (`engine:<command line>`).
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -110,6 +110,19 @@ impl Turn<'_> {
         }
         limits
     }
+
+    /// The search request of `level` for this turn.
+    fn request(&self, level: Level, tables: &Option<Arc<Tables>>, ponder: Ponder) -> Request {
+        Request {
+            position: self.position.clone(),
+            history: self.history.to_vec(),
+            level,
+            limits: self.limits(),
+            seed: self.seed,
+            tables: tables.clone(),
+            ponder,
+        }
+    }
 }
 
 pub enum Contestant {
@@ -173,15 +186,7 @@ impl Contestant {
                 tables,
             } => {
                 let (tt, ponder) = table.for_a_move();
-                let req = Request {
-                    position: turn.position.clone(),
-                    history: turn.history.to_vec(),
-                    level: *level,
-                    limits: turn.limits(),
-                    seed: turn.seed,
-                    tables: tables.clone(),
-                    ponder,
-                };
+                let req = turn.request(*level, tables, ponder);
                 think(&req, params, tt, &AtomicBool::new(false), |_| {})
                     .best
                     .map(|m| m.to_string())
@@ -222,27 +227,19 @@ impl Contestant {
     }
 
     /// Starts thinking on the opponent's time about `turn`, the position
-    /// they are to move in, within `limits`: with none, until this
+    /// they are to move in, within its limits: with none, until this
     /// contestant's next turn stops it. Contestants that cannot ponder
     /// ignore it.
-    pub fn ponder(&mut self, turn: &Turn<'_>, limits: &Limits) -> anyhow::Result<()> {
+    pub fn ponder(&mut self, turn: &Turn<'_>) -> anyhow::Result<()> {
         match self {
-            Contestant::Engine(engine) => engine.ponder(&turn.protocol_position, limits),
+            Contestant::Engine(engine) => engine.ponder(&turn.protocol_position, &turn.limits()),
             Contestant::Level {
                 level: Level::Expert,
                 params,
                 table,
                 tables,
             } => {
-                let req = Request {
-                    position: turn.position.clone(),
-                    history: turn.history.to_vec(),
-                    level: Level::Expert,
-                    limits: limits.clone(),
-                    seed: turn.seed,
-                    tables: tables.clone(),
-                    ponder: Ponder::OnTheirTime,
-                };
+                let req = turn.request(Level::Expert, tables, Ponder::OnTheirTime);
                 table.ponder(req, params.clone());
                 Ok(())
             }

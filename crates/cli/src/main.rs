@@ -79,7 +79,8 @@ enum Command {
     /// Play matches between two players and print the score and Elo.
     Arena {
         game: Game,
-        /// A level (debutant, intermediaire, confirme, expert), greedy, reference, uct, or engine:<command>.
+        /// A level (debutant, intermediaire, confirme, expert), greedy,
+        /// reference, uct, or engine:<command>.
         #[arg(long)]
         a: contestant::Spec,
         #[arg(long)]
