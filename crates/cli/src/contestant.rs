@@ -1,6 +1,6 @@
 //! Arena players: a level, the greedy yardstick, the plain alpha-beta
-//! reference and the plain Monte-Carlo tree search (Yoté), or any program
-//! speaking the engine protocol (`engine:<command line>`).
+//! reference (both games) and the plain Monte-Carlo tree search (Yoté), or
+//! any program speaking the engine protocol (`engine:<command line>`).
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -25,7 +25,7 @@ pub enum Spec {
     /// choice: `expert@2` compares two everywhere).
     Level(Level, Option<usize>),
     Greedy,
-    /// [`palabre_ai::reference`], Yoté's stand-in for outside programs.
+    /// [`palabre_ai::reference`], the stand-in for outside programs.
     Reference,
     /// [`palabre_ai::uct`], Yoté's stand-in for outside programs that sample.
     Uct,
@@ -193,11 +193,22 @@ impl Contestant {
             }
             Contestant::Greedy => greedy_move(turn.position, turn.seed).map(|m| m.to_string()),
             Contestant::Reference { params } => {
-                let (pos, limits) = yardstick_turn(turn, params, "reference")?;
-                reference::best_move(pos, &limits).map(|m| m.to_string())
+                let limits = yardstick_limits(turn, params);
+                match turn.position {
+                    AnyPosition::Yote(pos) => {
+                        reference::yote::best_move(pos, &limits).map(|m| m.to_string())
+                    }
+                    AnyPosition::Nsolo(pos) => {
+                        reference::nsolo::best_move(pos, turn.history, &limits)
+                            .map(|m| m.to_string())
+                    }
+                }
             }
             Contestant::Uct { params } => {
-                let (pos, limits) = yardstick_turn(turn, params, "uct")?;
+                let AnyPosition::Yote(pos) = turn.position else {
+                    bail!("the uct player plays Yoté only");
+                };
+                let limits = yardstick_limits(turn, params);
                 uct::best_move(pos, &limits, turn.seed).map(|m| m.to_string())
             }
             Contestant::Engine(engine) => engine.choose(turn)?,
@@ -385,21 +396,15 @@ fn even_clock(params: &Params) -> Params {
     }
 }
 
-/// A Yoté-only yardstick's position and limits: its share of a clock, and
-/// a second a move when nothing bounds it.
-fn yardstick_turn<'a>(
-    turn: &Turn<'a>,
-    params: &Params,
-    name: &str,
-) -> anyhow::Result<(&'a palabre_rules::yote::Position, Limits)> {
-    let AnyPosition::Yote(pos) = turn.position else {
-        bail!("the {name} player plays Yoté only");
-    };
-    let mut limits = game_clock::with_budget(turn.limits(), turn.position, params);
+/// A yardstick's limits: its share of a clock, and a second a move when
+/// nothing bounds it.
+fn yardstick_limits(turn: &Turn<'_>, params: &Params) -> Limits {
+    let limits = game_clock::with_budget(turn.limits(), turn.position, params);
     if limits.is_infinite() {
-        limits = limits.with(SearchLimit::MoveTime(Duration::from_secs(1)));
+        limits.with(SearchLimit::MoveTime(Duration::from_secs(1)))
+    } else {
+        limits
     }
-    Ok((pos, limits))
 }
 
 /// A child process speaking the engine protocol.

@@ -360,19 +360,21 @@ while read -r l; do case \"$l\" in go*) sleep 0.05;; esac; \
 }
 
 #[test]
-fn the_reference_player_plays_a_match() {
-    let out = Command::cargo_bin("palabre")
-        .unwrap()
-        .args(["arena", "yote", "--a", "reference", "--b", "greedy"])
-        .args(["--games", "2", "--movetime", "5"])
-        .output()
-        .unwrap();
-    let report = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{report}");
-    assert!(
-        report.contains("A = reference vs B = greedy, 2 games"),
-        "{report}"
-    );
+fn the_reference_player_plays_both_games() {
+    for game in ["yote", "nsolo"] {
+        let out = Command::cargo_bin("palabre")
+            .unwrap()
+            .args(["arena", game, "--a", "reference", "--b", "greedy"])
+            .args(["--games", "2", "--nodes", "3000"])
+            .output()
+            .unwrap();
+        let report = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{report}");
+        assert!(
+            report.contains("A = reference vs B = greedy, 2 games"),
+            "{report}"
+        );
+    }
 }
 
 #[test]
@@ -395,21 +397,16 @@ fn the_sampling_player_plays_a_match_and_beats_greedy() {
 }
 
 #[test]
-fn the_yardsticks_play_yote_only() {
-    for player in ["reference", "uct"] {
-        let out = Command::cargo_bin("palabre")
-            .unwrap()
-            .args(["arena", "nsolo", "--a", player, "--b", "greedy"])
-            .args(["--games", "1", "--movetime", "10"])
-            .output()
-            .unwrap();
-        assert!(!out.status.success());
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(
-            err.contains(&format!("the {player} player plays Yoté only")),
-            "{err}"
-        );
-    }
+fn the_sampling_player_plays_yote_only() {
+    let out = Command::cargo_bin("palabre")
+        .unwrap()
+        .args(["arena", "nsolo", "--a", "uct", "--b", "greedy"])
+        .args(["--games", "1", "--movetime", "10"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("the uct player plays Yoté only"), "{err}");
 }
 
 #[test]

@@ -1,26 +1,15 @@
-//! A Yoté yardstick in the manner of a general game system's alpha-beta
-//! player (the issue measured Ludii's): iterative deepening over plain
-//! fail-soft alpha-beta, the previous iteration's root scores ordering the
-//! root, no quiescence, no transposition table, and an evaluation of
-//! material and mobility only.
-//!
-//! No outside Yoté program runs on this machine, so `palabre arena` plays
-//! this one in their place. It searches Palabre's own move generator, which
-//! is many times faster than a general system's, so at equal time it looks
-//! deeper than they do: a score against it is a conservative estimate of
-//! the score against them.
+//! Yoté's yardstick: iterative deepening over plain fail-soft alpha-beta,
+//! the previous iteration's root scores ordering the root, and an
+//! evaluation of material (balls on the board and in reserve) and mobility.
 
 use palabre_rules::Outcome;
 use palabre_rules::yote::{Color, Move, Position};
 
+use super::{Budget, WIN};
 use crate::Limits;
-use crate::time::Instant;
 
 /// A ball outweighs any difference in mobility.
 const BALL: i32 = 1000;
-const WIN: i32 = 1_000_000;
-/// The clock is read once every this many nodes.
-const CLOCK_EVERY: u64 = 1024;
 
 /// The moves `color` would have if it were to move, as the rules count them
 /// for the side to move (placements while it holds a reserve, else steps),
@@ -43,22 +32,10 @@ pub fn evaluate(pos: &Position) -> i32 {
 }
 
 struct Search {
-    deadline: Option<Instant>,
-    max_nodes: u64,
-    nodes: u64,
-    stopped: bool,
+    budget: Budget,
 }
 
 impl Search {
-    fn out_of_time(&mut self) -> bool {
-        self.nodes += 1;
-        let late = || self.deadline.is_some_and(|d| Instant::now() >= d);
-        if self.nodes >= self.max_nodes || (self.nodes.is_multiple_of(CLOCK_EVERY) && late()) {
-            self.stopped = true;
-        }
-        self.stopped
-    }
-
     fn alpha_beta(
         &mut self,
         pos: &Position,
@@ -67,7 +44,7 @@ impl Search {
         mut alpha: i32,
         beta: i32,
     ) -> i32 {
-        if self.out_of_time() {
+        if self.budget.out_of_time() {
             return 0;
         }
         if let Some(outcome) = pos.outcome() {
@@ -86,7 +63,7 @@ impl Search {
             let mut next = *pos;
             next.play_unchecked(m);
             let score = -self.alpha_beta(&next, depth - 1, ply + 1, -beta, -alpha);
-            if self.stopped {
+            if self.budget.stopped {
                 return 0;
             }
             best = best.max(score);
@@ -110,10 +87,7 @@ pub fn best_move(pos: &Position, limits: &Limits) -> Option<Move> {
     let mut root: Vec<(Move, i32)> = pos.legal_moves().iter().map(|&m| (m, 0)).collect();
     let mut best = root.first()?.0;
     let mut search = Search {
-        deadline: limits.movetime().map(|t| Instant::now() + t.mul_f64(0.95)),
-        max_nodes: limits.nodes().unwrap_or(u64::MAX),
-        nodes: 0,
-        stopped: false,
+        budget: Budget::new(limits),
     };
     for depth in 1..=u32::from(u8::MAX) {
         let mut alpha = -WIN - 1;
@@ -121,7 +95,7 @@ pub fn best_move(pos: &Position, limits: &Limits) -> Option<Move> {
             let mut next = *pos;
             next.play_unchecked(entry.0);
             entry.1 = -search.alpha_beta(&next, depth - 1, 1, -WIN - 1, -alpha);
-            if search.stopped {
+            if search.budget.stopped {
                 return Some(best);
             }
             alpha = alpha.max(entry.1);
