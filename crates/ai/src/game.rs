@@ -28,7 +28,7 @@ pub trait SearchGame {
     /// searched first; captures should score above [`NOISY`]).
     fn generate(&self, pos: &Self::Position, out: &mut Vec<(Self::Move, i32)>);
     /// The moves to search at a node `depth` plies above the horizon (the
-    /// root and the principal variation pass `u32::MAX`). By default the
+    /// root of a search for the best move passes `u32::MAX`). By default the
     /// same as [`SearchGame::generate`]; a game may search more choices
     /// where the depth is large, since there are few such nodes and much
     /// rides on them.

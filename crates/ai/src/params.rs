@@ -118,6 +118,9 @@ pub struct Params {
     /// `nsolo_wide_depth` plies remain (few nodes, much at stake).
     pub nsolo_wide_policies: usize,
     pub nsolo_wide_depth: u32,
+    /// Nsolo: at the root, a capture with at most this many bonus
+    /// distributions searches every one of them instead of the policies.
+    pub nsolo_root_bonuses: usize,
 }
 
 impl Default for Params {
@@ -166,8 +169,9 @@ impl Default for Params {
             nsolo_mobile_pit: 6,
             nsolo_exposed: 3,
             nsolo_policies: 2,
-            nsolo_wide_policies: 4,
-            nsolo_wide_depth: 3,
+            nsolo_wide_policies: 5,
+            nsolo_wide_depth: 2,
+            nsolo_root_bonuses: 2000,
         }
     }
 }

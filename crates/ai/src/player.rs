@@ -138,7 +138,17 @@ pub fn think(
             map_thought(thought, |m| AnyMove::Yote(*m))
         }
         AnyPosition::Nsolo(pos) => {
-            let game = Nsolo::new(params.clone());
+            // Every bonus at the root is for the level that spends its
+            // whole budget: a fixed depth would search them all and answer
+            // far later than its level does.
+            let game = Nsolo::new(Params {
+                nsolo_root_bonuses: if style.depth.is_none() {
+                    params.nsolo_root_bonuses
+                } else {
+                    0
+                },
+                ..params.clone()
+            });
             let line = |ms: &[crate::nsolo::NsoloMove]| nsolo_line(&game, pos, ms);
             let thought = choose(&game, params, pos, req, &style, &bounds, tt, stop, |i| {
                 report(&Info {

@@ -208,7 +208,10 @@ impl<'a, G: SearchGame> Searcher<'a, G> {
     /// levels, which choose among them).
     pub fn score_root_moves(&mut self, root: &G::Position, depth: u32) -> Vec<(G::Move, i32)> {
         let mut moves = Vec::new();
-        self.game.generate_at(root, u32::MAX, &mut moves);
+        // Its depth, not the root's mark: every move here gets a full
+        // window, so the root's widest choice (every Nsolo bonus) would
+        // multiply the work.
+        self.game.generate_at(root, depth, &mut moves);
         let root_hash = self.game.hash(root);
         self.path.push(root_hash);
         let scored = moves

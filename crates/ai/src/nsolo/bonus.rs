@@ -41,11 +41,78 @@ fn scatter(count: u8, inner: bool) -> i32 {
 }
 
 /// The policies in the order the search tries them: the first two
-/// everywhere, all of them where the search is deep (`Params`).
-pub const POLICIES: [Policy; 4] = [shrink, immobilise, disarm, scatter];
+/// everywhere, all of them where the search is deep (`Params`); the last
+/// looks ahead ([`finish_disarming`]).
+pub const POLICIES: [Policy; 5] = [shrink, immobilise, disarm, scatter, shrink];
+
+/// The index of the policy that looks at the victim's replies.
+const LOOKAHEAD: usize = 4;
+
+/// The victim's largest capture (stones taken at the front and as bonus)
+/// in `pos`, where it is to move.
+fn best_capture(pos: &Position) -> u32 {
+    let mut mask = pos.candidate_mask();
+    let mut best = 0;
+    while mask != 0 {
+        let i = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        if let Some(s) = pos.sow(i) {
+            best = best.max(u32::from(s.captured()) + u32::from(s.required()));
+        }
+    }
+    best
+}
+
+/// Takes each bonus stone where it leaves the victim the smallest capture
+/// next turn (the stones still to take coming from the fullest pits),
+/// ties to the fullest pit.
+fn finish_disarming(sown: Sown) -> Position {
+    let victim = sown.victim();
+    let cells = sown.position().circuit(victim).to_vec();
+    let half = cells.len() / 2;
+    let required = usize::from(sown.required());
+    let mut picks: Vec<usize> = Vec::with_capacity(required);
+    let fullest = |left: &[u8]| {
+        (0..left.len())
+            .filter(|&i| left[i] > 0)
+            .max_by_key(|&i| (shrink(left[i], i >= half), std::cmp::Reverse(i)))
+            .expect("a victim stone")
+    };
+    let mut left = cells.clone();
+    while picks.len() < required {
+        let candidates: Vec<usize> = (0..left.len()).filter(|&i| left[i] > 0).collect();
+        let pick = candidates
+            .into_iter()
+            .min_by_key(|&p| {
+                let mut trial = left.clone();
+                trial[p] -= 1;
+                let mut seq = picks.clone();
+                seq.push(p);
+                while seq.len() < required {
+                    let f = fullest(&trial);
+                    trial[f] -= 1;
+                    seq.push(f);
+                }
+                let mut it = seq.into_iter();
+                let after = sown.clone().finish_with(|_| it.next().expect("a pick"));
+                (
+                    best_capture(&after),
+                    std::cmp::Reverse(shrink(left[p], p >= half)),
+                )
+            })
+            .expect("a victim stone");
+        left[pick] -= 1;
+        picks.push(pick);
+    }
+    let mut it = picks.into_iter();
+    sown.finish_with(|_| it.next().expect("a pick"))
+}
 
 /// Removes the bonus chosen by policy `index` and passes the turn.
 pub fn finish(sown: Sown, index: u8) -> Position {
+    if usize::from(index) == LOOKAHEAD {
+        return finish_disarming(sown);
+    }
     let rank = POLICIES[usize::from(index) % POLICIES.len()];
     let half = sown.position().circuit_len() / 2;
     sown.finish_with(|cells| {
@@ -54,4 +121,41 @@ pub fn finish(sown: Sown, index: u8) -> Position {
             .max_by_key(|&i| (rank(cells[i], i >= half), std::cmp::Reverse(i)))
             .expect("a bonus never exceeds the victim's stones")
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use palabre_rules::nsolo::Move;
+
+    #[test]
+    fn the_lookahead_leaves_the_victim_its_smallest_capture() {
+        // Along a game, every capture with one bonus stone: no other stone
+        // would leave the victim a smaller capture next turn.
+        let mut pos = Position::start(8).unwrap();
+        let mut checked = 0;
+        for n in 0..60 {
+            if pos.outcome().is_some() {
+                break;
+            }
+            for i in 0..pos.circuit_len() {
+                if pos.candidate_mask() >> i & 1 == 0 {
+                    continue;
+                }
+                let Some(sown) = pos.sow(i).filter(|s| s.required() == 1) else {
+                    continue;
+                };
+                let chosen = best_capture(&finish(sown.clone(), LOOKAHEAD as u8));
+                let cells = sown.position().circuit(sown.victim()).to_vec();
+                for p in (0..cells.len()).filter(|&p| cells[p] > 0) {
+                    let other = best_capture(&sown.clone().finish_with(|_| p));
+                    assert!(chosen <= other, "{pos}: pit {p} leaves {other} < {chosen}");
+                }
+                checked += 1;
+            }
+            let moves: Vec<Move> = pos.legal_moves().collect();
+            pos.play(&moves[(n * 7) % moves.len()]).unwrap();
+        }
+        assert!(checked > 10, "only {checked} captures checked");
+    }
 }

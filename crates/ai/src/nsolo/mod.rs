@@ -12,11 +12,14 @@ use crate::{Params, SearchGame};
 
 pub use bonus::{POLICIES, Policy};
 
-/// An origin (circuit index) and, for a capture, the bonus policy.
+/// An origin (circuit index) and, for a capture, the bonus: a policy's, or
+/// at the root one distribution among all of them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NsoloMove {
     pub origin: u8,
-    pub policy: u8,
+    /// Below [`POLICIES`]'s length, a bonus policy; from it on, the
+    /// distribution of that rank (less the length) in the rules' order.
+    pub policy: u16,
     /// Stones the front capture takes (0: a quiet move).
     pub captured: u8,
 }
@@ -34,7 +37,9 @@ impl Nsolo {
 
     /// Bonus policies compared at a node `depth` plies above the horizon.
     fn policies_at(&self, depth: u32) -> usize {
-        if depth >= self.params.nsolo_wide_depth {
+        if depth == u32::MAX && self.params.nsolo_root_bonuses > POLICIES.len() {
+            self.params.nsolo_root_bonuses
+        } else if depth >= self.params.nsolo_wide_depth {
             self.params.nsolo_wide_policies
         } else {
             self.params.nsolo_policies
@@ -73,10 +78,30 @@ impl Nsolo {
                 policies
             };
             let order = NOISY + 100 * (i32::from(captured) + i32::from(sown.required()));
+            if policies > POLICIES.len() && sown.count_bonuses() <= policies as u128 {
+                // Every distribution, the policies' own first.
+                for policy in 0..POLICIES.len() {
+                    let m = NsoloMove {
+                        origin: i as u8,
+                        policy: policy as u16,
+                        captured,
+                    };
+                    out.push((m, order - policy as i32));
+                }
+                for j in 0..sown.count_bonuses() as u16 {
+                    let m = NsoloMove {
+                        origin: i as u8,
+                        policy: POLICIES.len() as u16 + j,
+                        captured,
+                    };
+                    out.push((m, order - 50));
+                }
+                continue;
+            }
             for policy in 0..policies.min(POLICIES.len()) {
                 let m = NsoloMove {
                     origin: i as u8,
-                    policy: policy as u8,
+                    policy: policy as u16,
                     captured,
                 };
                 out.push((m, order - policy as i32));
@@ -92,7 +117,7 @@ impl Nsolo {
         let victim = sown.victim();
         let before: Vec<u8> = sown.position().circuit(victim).to_vec();
         let origin = sown.origin();
-        let after = bonus::finish(sown, m.policy);
+        let after = finish(sown, m.policy);
         let mut taken = Bonus::none(victim);
         for (i, (b, a)) in before.iter().zip(after.circuit(victim)).enumerate() {
             if b > a {
@@ -100,6 +125,21 @@ impl Nsolo {
             }
         }
         nsolo::Move::new(origin, taken)
+    }
+}
+
+/// Removes the bonus `choice` names (a policy's, or a distribution's by
+/// rank) and passes the turn.
+fn finish(sown: palabre_rules::nsolo::Sown, choice: u16) -> Position {
+    match usize::from(choice).checked_sub(POLICIES.len()) {
+        None => bonus::finish(sown, choice as u8),
+        Some(rank) => {
+            let chosen = sown
+                .distributions()
+                .nth(rank)
+                .expect("a generated distribution");
+            sown.finish_unchecked(&chosen)
+        }
     }
 }
 
@@ -144,7 +184,7 @@ impl SearchGame for Nsolo {
         let sown = pos
             .sow(usize::from(m.origin))
             .expect("a generated origin sows");
-        bonus::finish(sown, m.policy)
+        finish(sown, m.policy)
     }
 
     fn evaluate(&self, pos: &Position) -> i32 {
@@ -156,7 +196,7 @@ impl SearchGame for Nsolo {
     }
 
     fn history_slot(&self, m: NsoloMove) -> usize {
-        usize::from(m.policy) * 72 + usize::from(m.origin)
+        usize::from(m.policy).min(POLICIES.len() - 1) * 72 + usize::from(m.origin)
     }
 }
 
@@ -179,7 +219,7 @@ mod tests {
         (game, pos, origin)
     }
 
-    fn policies_of(moves: &[(NsoloMove, i32)], origin: u8) -> Vec<u8> {
+    fn policies_of(moves: &[(NsoloMove, i32)], origin: u8) -> Vec<u16> {
         moves
             .iter()
             .filter(|(m, _)| m.origin == origin)
@@ -188,11 +228,19 @@ mod tests {
     }
 
     #[test]
-    fn deep_nodes_compare_every_bonus_policy_and_shallow_ones_two() {
+    fn the_root_compares_every_bonus_deep_nodes_every_policy_shallow_ones_two() {
         let (game, pos, origin) = with_bonus();
+        let count = pos.sow(usize::from(origin)).unwrap().count_bonuses() as u16;
+        let n = POLICIES.len() as u16;
+        let mut root = Vec::new();
+        game.generate_at(&pos, u32::MAX, &mut root);
+        assert_eq!(
+            policies_of(&root, origin),
+            (0..n + count).collect::<Vec<_>>()
+        );
         let mut deep = Vec::new();
-        game.generate_at(&pos, u32::MAX, &mut deep);
-        assert_eq!(policies_of(&deep, origin), [0, 1, 2, 3]);
+        game.generate_at(&pos, game.params.nsolo_wide_depth, &mut deep);
+        assert_eq!(policies_of(&deep, origin), (0..n).collect::<Vec<_>>());
         let mut shallow = Vec::new();
         game.generate_at(&pos, game.params.nsolo_wide_depth - 1, &mut shallow);
         assert_eq!(policies_of(&shallow, origin), [0, 1]);
@@ -202,9 +250,43 @@ mod tests {
     }
 
     #[test]
+    fn past_its_cap_the_root_compares_the_policies_only() {
+        let (_, pos, origin) = with_bonus();
+        let count = pos.sow(usize::from(origin)).unwrap().count_bonuses() as usize;
+        let game = Nsolo::new(Params {
+            nsolo_root_bonuses: count - 1,
+            ..Params::default()
+        });
+        let mut root = Vec::new();
+        game.generate_at(&pos, u32::MAX, &mut root);
+        let n = POLICIES.len() as u16;
+        assert_eq!(policies_of(&root, origin), (0..n).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn every_bonus_at_the_root_is_a_legal_move_of_its_own() {
+        let (game, pos, origin) = with_bonus();
+        let count = pos.sow(usize::from(origin)).unwrap().count_bonuses() as usize;
+        let mut root = Vec::new();
+        game.generate_at(&pos, u32::MAX, &mut root);
+        let mut spelled = std::collections::HashSet::new();
+        for (m, _) in root
+            .iter()
+            .filter(|(m, _)| m.origin == origin && usize::from(m.policy) >= POLICIES.len())
+        {
+            let rules_move = game.to_rules_move(&pos, *m);
+            let mut next = pos.clone();
+            next.play(&rules_move).expect("a legal bonus");
+            assert_eq!(next, game.play(&pos, *m), "{rules_move}");
+            spelled.insert(rules_move.to_string());
+        }
+        assert_eq!(spelled.len(), count);
+    }
+
+    #[test]
     fn every_policy_spells_a_legal_move() {
         let (game, pos, origin) = with_bonus();
-        for policy in 0..POLICIES.len() as u8 {
+        for policy in 0..POLICIES.len() as u16 {
             let m = NsoloMove {
                 origin,
                 policy,
