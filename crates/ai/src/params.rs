@@ -205,6 +205,10 @@ impl Params {
         if self.nsolo_policies == 0 || self.nsolo_wide_policies == 0 {
             return Err("at least one bonus policy".into());
         }
+        // A root bonus is named by a 16-bit rank.
+        if self.nsolo_root_bonuses > 60_000 {
+            return Err("nsolo_root_bonuses: 0 to 60000".into());
+        }
         if !(0.0..=1.0).contains(&self.soft_time_fraction) {
             return Err("soft_time_fraction: 0 to 1".into());
         }
@@ -240,6 +244,7 @@ mod tests {
             ("threads", "0"),
             ("threads", "65"),
             ("tt_bits", "40"),
+            ("nsolo_root_bonuses", "70000"),
             ("yote_ball", "{\"a\":1}"),
         ] {
             assert!(p.set(name, value).is_err(), "{name}={value}");
