@@ -51,25 +51,24 @@ const LOOKAHEAD: usize = 4;
 /// The victim's largest capture (stones taken at the front and as bonus)
 /// in `pos`, where it is to move.
 fn best_capture(pos: &Position) -> u32 {
-    let mut mask = pos.candidate_mask();
-    let mut best = 0;
-    while mask != 0 {
-        let i = mask.trailing_zeros() as usize;
-        mask &= mask - 1;
-        if let Some(s) = pos.sow(i) {
-            best = best.max(u32::from(s.captured()) + u32::from(s.required()));
-        }
-    }
-    best
+    pos.sowings()
+        .map(|(_, s)| u32::from(s.captured()) + u32::from(s.required()))
+        .max()
+        .unwrap_or(0)
+}
+
+/// The position after the bonus stones `picks`, victim circuit indices.
+fn finish_picks(sown: Sown, picks: &[usize]) -> Position {
+    let mut it = picks.iter();
+    sown.finish_with(|_| *it.next().expect("a pick for each bonus stone"))
 }
 
 /// Takes each bonus stone where it leaves the victim the smallest capture
 /// next turn (the stones still to take coming from the fullest pits),
 /// ties to the fullest pit.
 fn finish_disarming(sown: Sown) -> Position {
-    let victim = sown.victim();
-    let cells = sown.position().circuit(victim).to_vec();
-    let half = cells.len() / 2;
+    let mut left = sown.position().circuit(sown.victim()).to_vec();
+    let half = left.len() / 2;
     let required = usize::from(sown.required());
     let mut picks: Vec<usize> = Vec::with_capacity(required);
     let fullest = |left: &[u8]| {
@@ -78,7 +77,6 @@ fn finish_disarming(sown: Sown) -> Position {
             .max_by_key(|&i| (shrink(left[i], i >= half), std::cmp::Reverse(i)))
             .expect("a victim stone")
     };
-    let mut left = cells.clone();
     while picks.len() < required {
         let candidates: Vec<usize> = (0..left.len()).filter(|&i| left[i] > 0).collect();
         let pick = candidates
@@ -93,8 +91,7 @@ fn finish_disarming(sown: Sown) -> Position {
                     trial[f] -= 1;
                     seq.push(f);
                 }
-                let mut it = seq.into_iter();
-                let after = sown.clone().finish_with(|_| it.next().expect("a pick"));
+                let after = finish_picks(sown.clone(), &seq);
                 (
                     best_capture(&after),
                     std::cmp::Reverse(shrink(left[p], p >= half)),
@@ -104,8 +101,7 @@ fn finish_disarming(sown: Sown) -> Position {
         left[pick] -= 1;
         picks.push(pick);
     }
-    let mut it = picks.into_iter();
-    sown.finish_with(|_| it.next().expect("a pick"))
+    finish_picks(sown, &picks)
 }
 
 /// Removes the bonus chosen by policy `index` and passes the turn.
@@ -138,13 +134,7 @@ mod tests {
             if pos.outcome().is_some() {
                 break;
             }
-            for i in 0..pos.circuit_len() {
-                if pos.candidate_mask() >> i & 1 == 0 {
-                    continue;
-                }
-                let Some(sown) = pos.sow(i).filter(|s| s.required() == 1) else {
-                    continue;
-                };
+            for (_, sown) in pos.sowings().filter(|(_, s)| s.required() == 1) {
                 let chosen = best_capture(&finish(sown.clone(), LOOKAHEAD as u8));
                 let cells = sown.position().circuit(sown.victim()).to_vec();
                 for p in (0..cells.len()).filter(|&p| cells[p] > 0) {

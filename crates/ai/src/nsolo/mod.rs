@@ -53,11 +53,7 @@ impl Nsolo {
         policies: usize,
         out: &mut Vec<(NsoloMove, i32)>,
     ) {
-        let mut mask = pos.candidate_mask();
-        while mask != 0 {
-            let i = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            let Some(sown) = pos.sow(i) else { continue };
+        for (i, sown) in pos.sowings() {
             let captured = sown.captured();
             if captured == 0 {
                 if !noisy_only {
@@ -78,33 +74,19 @@ impl Nsolo {
                 policies
             };
             let order = NOISY + 100 * (i32::from(captured) + i32::from(sown.required()));
-            if policies > POLICIES.len() && sown.count_bonuses() <= policies as u128 {
-                // Every distribution, the policies' own first.
-                for policy in 0..POLICIES.len() {
-                    let m = NsoloMove {
-                        origin: i as u8,
-                        policy: policy as u16,
-                        captured,
-                    };
-                    out.push((m, order - policy as i32));
-                }
-                for j in 0..sown.count_bonuses() as u16 {
-                    let m = NsoloMove {
-                        origin: i as u8,
-                        policy: POLICIES.len() as u16 + j,
-                        captured,
-                    };
-                    out.push((m, order - 50));
-                }
-                continue;
-            }
+            let bonus = |policy: u16| NsoloMove {
+                origin: i as u8,
+                policy,
+                captured,
+            };
             for policy in 0..policies.min(POLICIES.len()) {
-                let m = NsoloMove {
-                    origin: i as u8,
-                    policy: policy as u16,
-                    captured,
-                };
-                out.push((m, order - policy as i32));
+                out.push((bonus(policy as u16), order - policy as i32));
+            }
+            if policies > POLICIES.len() && sown.count_bonuses() <= policies as u128 {
+                // Every distribution too, after the policies' own.
+                for j in 0..sown.count_bonuses() as u16 {
+                    out.push((bonus(POLICIES.len() as u16 + j), order - 50));
+                }
             }
         }
     }

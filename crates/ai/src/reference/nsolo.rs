@@ -46,23 +46,18 @@ pub fn evaluate(pos: &Position) -> i32 {
     evaluate_with(pos, 0)
 }
 
-/// The sowings the side to move may play, by circuit index.
-fn sowings(pos: &Position) -> impl Iterator<Item = (usize, Sown)> + '_ {
-    let mask = pos.candidate_mask();
-    (0..pos.circuit_len())
-        .filter(move |&i| mask >> i & 1 == 1)
-        .filter_map(|i| Some((i, pos.sow(i)?)))
-}
-
 /// Whether the next bonus stone after `picks` may come from victim pit
 /// `i`: a stone is left there, and enough from `i` on for the `required`
-/// in all (picks go in pit order, so none may come from before `i`).
+/// in all (picks go in pit order, so none may come from before `i`, and
+/// of the pits from `i` on only `i` itself can have given stones).
 fn can_take(cells: &[u8], picks: &[u8], i: usize, required: u8) -> bool {
-    let taken = |j: usize| picks.iter().filter(|&&p| usize::from(p) == j).count();
-    let room: usize = (i..cells.len())
-        .map(|j| usize::from(cells[j]) - taken(j))
-        .sum();
-    usize::from(cells[i]) > taken(i) && room >= usize::from(required) - picks.len()
+    let taken = picks
+        .iter()
+        .rev()
+        .take_while(|&&p| usize::from(p) == i)
+        .count();
+    let room = cells[i..].iter().map(|&c| usize::from(c)).sum::<usize>() - taken;
+    usize::from(cells[i]) > taken && room >= usize::from(required) - picks.len()
 }
 
 /// The position after the bonus `picks`, victim circuit indices.
@@ -99,6 +94,25 @@ impl Search {
         here[ply].extend_from_slice(&below[0]);
     }
 
+    /// Takes in `score`, the value of `step` at `ply`; whether it cuts
+    /// the node off.
+    fn improve(
+        &mut self,
+        ply: usize,
+        step: u8,
+        score: i32,
+        best: &mut i32,
+        alpha: &mut i32,
+        beta: i32,
+    ) -> bool {
+        *best = (*best).max(score);
+        if score > *alpha {
+            *alpha = score;
+            self.set_pv(ply, step);
+        }
+        *alpha >= beta
+    }
+
     /// A position with its side to move choosing a sowing.
     fn turn(&mut self, pos: &Position, depth: u32, ply: usize, mut alpha: i32, beta: i32) -> i32 {
         if self.enter(ply) {
@@ -117,17 +131,10 @@ impl Search {
         }
         self.path.push(hash);
         let mut best = -WIN;
-        for (i, sown) in sowings(pos) {
+        for (i, sown) in pos.sowings() {
             let score = self.sowing(&sown, depth, ply, alpha, beta);
-            if self.budget.stopped {
-                break;
-            }
-            best = best.max(score);
-            if score > alpha {
-                alpha = score;
-                self.set_pv(ply, i as u8);
-            }
-            if alpha >= beta {
+            if self.budget.stopped || self.improve(ply, i as u8, score, &mut best, &mut alpha, beta)
+            {
                 break;
             }
         }
@@ -182,12 +189,7 @@ impl Search {
             if self.budget.stopped {
                 return 0;
             }
-            best = best.max(score);
-            if score > alpha {
-                alpha = score;
-                self.set_pv(ply, i as u8);
-            }
-            if alpha >= beta {
+            if self.improve(ply, i as u8, score, &mut best, &mut alpha, beta) {
                 break;
             }
         }
@@ -225,7 +227,7 @@ pub fn best_move(pos: &Position, history: &[u64], limits: &Limits) -> Option<Mov
     if pos.outcome().is_some() {
         return None;
     }
-    let mut root: Vec<(u8, i32)> = sowings(pos).map(|(i, _)| (i as u8, 0)).collect();
+    let mut root: Vec<(u8, i32)> = pos.sowings().map(|(i, _)| (i as u8, 0)).collect();
     let mut line = vec![root.first()?.0];
     let mut search = Search {
         budget: Budget::new(limits),
@@ -287,7 +289,8 @@ mod tests {
             return evaluate(pos);
         }
         path.push(pos.hash());
-        let best = sowings(pos)
+        let best = pos
+            .sowings()
             .map(|(_, sown)| taking(&sown, &mut Vec::new(), depth - 1, ply + 1, path))
             .max()
             .expect("a position in play has a sowing");

@@ -177,22 +177,33 @@ impl Position {
         self.circuit(self.turn).iter().any(|&c| c >= 2)
     }
 
+    /// Every sowing the side to move may start, lazily, in circuit order:
+    /// the candidates whose sowing ends, each with its circuit index.
+    pub fn sowings(&self) -> impl Iterator<Item = (usize, Sown)> + '_ {
+        let mut mask = self.candidate_mask();
+        std::iter::from_fn(move || {
+            while mask != 0 {
+                let i = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                if let Some(sown) = self.sow(i) {
+                    return Some((i, sown));
+                }
+            }
+            None
+        })
+    }
+
     /// Every legal origin with the bonus it obliges, in canonical pit order.
     pub fn legal_origins(&self) -> OriginList {
         let mut list = OriginList::new();
         if self.stones(self.turn) == 0 {
             return list;
         }
-        let mut mask = self.candidate_mask();
-        while mask != 0 {
-            let i = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            if let Some(sown) = self.sow(i) {
-                list.push(Origin {
-                    pit: sown.origin,
-                    bonus: sown.required,
-                });
-            }
+        for (_, sown) in self.sowings() {
+            list.push(Origin {
+                pit: sown.origin,
+                bonus: sown.required,
+            });
         }
         list.sort_unstable_by_key(|o| o.pit);
         list
@@ -200,15 +211,7 @@ impl Position {
 
     /// Whether any origin sows to an end.
     pub fn has_legal_origin(&self) -> bool {
-        let mut mask = self.candidate_mask();
-        while mask != 0 {
-            let i = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            if self.sow(i).is_some() {
-                return true;
-            }
-        }
-        false
+        self.sowings().next().is_some()
     }
 
     /// The number of legal complete moves, bonus distributions counted
@@ -217,14 +220,7 @@ impl Position {
         if self.stones(self.turn) == 0 {
             return 0;
         }
-        let mut mask = self.candidate_mask();
-        let mut total = 0u128;
-        while mask != 0 {
-            let i = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            total += self.sow(i).map_or(0, |sown| sown.count_bonuses());
-        }
-        total
+        self.sowings().map(|(_, sown)| sown.count_bonuses()).sum()
     }
 
     /// Every legal complete move, origin by origin, bonus by bonus.
