@@ -121,6 +121,10 @@ pub struct Params {
     /// Nsolo: at the root, a capture with at most this many bonus
     /// distributions searches every one of them instead of the policies.
     pub nsolo_root_bonuses: usize,
+    /// Nsolo: the same inside the tree, wherever at least
+    /// `nsolo_inner_depth` plies remain.
+    pub nsolo_inner_bonuses: usize,
+    pub nsolo_inner_depth: u32,
 }
 
 impl Default for Params {
@@ -172,6 +176,8 @@ impl Default for Params {
             nsolo_wide_policies: 5,
             nsolo_wide_depth: 2,
             nsolo_root_bonuses: 2000,
+            nsolo_inner_bonuses: 200,
+            nsolo_inner_depth: 3,
         }
     }
 }
@@ -206,8 +212,8 @@ impl Params {
             return Err("at least one bonus policy".into());
         }
         // A root bonus is named by a 16-bit rank.
-        if self.nsolo_root_bonuses > 60_000 {
-            return Err("nsolo_root_bonuses: 0 to 60000".into());
+        if self.nsolo_root_bonuses > 60_000 || self.nsolo_inner_bonuses > 60_000 {
+            return Err("nsolo_root_bonuses, nsolo_inner_bonuses: 0 to 60000".into());
         }
         if !(0.0..=1.0).contains(&self.soft_time_fraction) {
             return Err("soft_time_fraction: 0 to 1".into());

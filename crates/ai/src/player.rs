@@ -138,17 +138,7 @@ pub fn think(
             map_thought(thought, |m| AnyMove::Yote(*m))
         }
         AnyPosition::Nsolo(pos) => {
-            // Every bonus at the root is for the level that spends its
-            // whole budget: a fixed depth would search them all and answer
-            // far later than its level does.
-            let game = Nsolo::new(Params {
-                nsolo_root_bonuses: if style.depth.is_none() {
-                    params.nsolo_root_bonuses
-                } else {
-                    0
-                },
-                ..params.clone()
-            });
+            let game = nsolo_for(&style, params);
             let line = |ms: &[crate::nsolo::NsoloMove]| nsolo_line(&game, pos, ms);
             let thought = choose(&game, params, pos, req, &style, &bounds, tt, stop, |i| {
                 report(&Info {
@@ -174,6 +164,22 @@ pub fn think(
 }
 
 /// Turns a line of search moves into rules moves, position by position.
+/// Nsolo as `style` searches it. Every bonus is for the level that spends
+/// its whole budget: a fixed depth would search them all and answer far
+/// later than its level does.
+fn nsolo_for(style: &Style, params: &Params) -> Nsolo {
+    let (root, inner) = if style.depth.is_none() {
+        (params.nsolo_root_bonuses, params.nsolo_inner_bonuses)
+    } else {
+        (0, 0)
+    };
+    Nsolo::new(Params {
+        nsolo_root_bonuses: root,
+        nsolo_inner_bonuses: inner,
+        ..params.clone()
+    })
+}
+
 fn nsolo_line(
     game: &Nsolo,
     start: &nsolo::Position,
@@ -392,6 +398,27 @@ mod tests {
             seed: 0,
             tables: None,
             ponder: Default::default(),
+        }
+    }
+
+    #[test]
+    fn only_the_level_that_spends_its_budget_searches_every_bonus() {
+        let pos: nsolo::Position =
+            "2,2,2,2,2,2,2,2/0,2,2,2,2,2,2,2/2,2,2,2,2,2,2,0/2,2,2,2,2,2,2,2 s"
+                .parse()
+                .unwrap();
+        let params = Params::default();
+        for level in Level::ALL {
+            let style = level.style(GameKind::Nsolo, Duration::from_secs(2));
+            let game = nsolo_for(&style, &params);
+            for depth in [u32::MAX, params.nsolo_inner_depth] {
+                let mut moves = Vec::new();
+                game.generate_at(&pos, depth, &mut moves);
+                let every = moves
+                    .iter()
+                    .any(|(m, _)| usize::from(m.policy) >= crate::nsolo::POLICIES.len());
+                assert_eq!(every, style.depth.is_none(), "{level:?} at depth {depth}");
+            }
         }
     }
 

@@ -168,6 +168,25 @@ proptest! {
     }
 
     #[test]
+    fn nsolo_a_bonus_found_by_rank_is_the_one_listed_at_that_rank(
+        size in 8u8..=12,
+        choices in prop::collection::vec((any::<usize>(), any::<u32>()), 0..80),
+    ) {
+        for pos in nsolo_walk(size, &choices) {
+            for (_, sown) in pos.sowings().filter(|(_, s)| s.required() > 0) {
+                let count = sown.count_bonuses();
+                if count > 3000 {
+                    continue;
+                }
+                for (rank, listed) in sown.distributions().enumerate() {
+                    prop_assert_eq!(sown.distribution(rank as u128), Some(listed), "{} in {}", rank, pos);
+                }
+                prop_assert_eq!(sown.distribution(count), None);
+            }
+        }
+    }
+
+    #[test]
     fn nsolo_refuses_exactly_the_pits_where_no_move_starts(
         size in 8u8..=12,
         choices in prop::collection::vec((any::<usize>(), any::<u32>()), 0..120),

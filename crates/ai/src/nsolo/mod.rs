@@ -1,6 +1,8 @@
-//! Nsolo as the search sees it. A search move is an origin plus the index of
-//! a bonus policy: the sowing is chosen by search, the bonus (which can have
-//! millions of distributions) by a few greedy policies the search compares.
+//! Nsolo as the search sees it. A search move is an origin plus a bonus: the
+//! sowing is chosen by search; the bonus, which can have millions of
+//! distributions, by a few greedy policies the search compares, and where
+//! many plies remain and a capture has few enough distributions, by
+//! searching every one of them.
 
 mod bonus;
 mod eval;
@@ -35,14 +37,19 @@ impl Nsolo {
         Nsolo { params }
     }
 
-    /// Bonus policies compared at a node `depth` plies above the horizon.
-    fn policies_at(&self, depth: u32) -> usize {
-        if depth == u32::MAX && self.params.nsolo_root_bonuses > POLICIES.len() {
-            self.params.nsolo_root_bonuses
-        } else if depth >= self.params.nsolo_wide_depth {
-            self.params.nsolo_wide_policies
+    /// At a node `depth` plies above the horizon: how many bonus policies
+    /// are compared, and up to how many distributions a capture may have
+    /// for every one of them to be searched too (0: none).
+    fn bonuses_at(&self, depth: u32) -> (usize, usize) {
+        let p = &self.params;
+        if depth == u32::MAX {
+            (p.nsolo_wide_policies, p.nsolo_root_bonuses)
+        } else if depth >= p.nsolo_inner_depth {
+            (p.nsolo_wide_policies, p.nsolo_inner_bonuses)
+        } else if depth >= p.nsolo_wide_depth {
+            (p.nsolo_wide_policies, 0)
         } else {
-            self.params.nsolo_policies
+            (p.nsolo_policies, 0)
         }
     }
 
@@ -50,7 +57,7 @@ impl Nsolo {
         &self,
         pos: &Position,
         noisy_only: bool,
-        policies: usize,
+        (policies, every): (usize, usize),
         out: &mut Vec<(NsoloMove, i32)>,
     ) {
         for (i, sown) in pos.sowings() {
@@ -82,7 +89,7 @@ impl Nsolo {
             for policy in 0..policies.min(POLICIES.len()) {
                 out.push((bonus(policy as u16), order - policy as i32));
             }
-            if policies > POLICIES.len() && sown.count_bonuses() <= policies as u128 {
+            if !noisy_only && sown.required() > 0 && sown.count_bonuses() <= every as u128 {
                 // Every distribution too, after the policies' own.
                 for j in 0..sown.count_bonuses() as u16 {
                     out.push((bonus(POLICIES.len() as u16 + j), order - 50));
@@ -117,8 +124,7 @@ fn finish(sown: palabre_rules::nsolo::Sown, choice: u16) -> Position {
         None => bonus::finish(sown, choice as u8),
         Some(rank) => {
             let chosen = sown
-                .distributions()
-                .nth(rank)
+                .distribution(rank as u128)
                 .expect("a generated distribution");
             sown.finish_unchecked(&chosen)
         }
@@ -140,15 +146,15 @@ impl SearchGame for Nsolo {
     }
 
     fn generate(&self, pos: &Position, out: &mut Vec<(NsoloMove, i32)>) {
-        self.push_moves(pos, false, self.params.nsolo_policies, out);
+        self.push_moves(pos, false, (self.params.nsolo_policies, 0), out);
     }
 
     fn generate_at(&self, pos: &Position, depth: u32, out: &mut Vec<(NsoloMove, i32)>) {
-        self.push_moves(pos, false, self.policies_at(depth), out);
+        self.push_moves(pos, false, self.bonuses_at(depth), out);
     }
 
     fn generate_noisy(&self, pos: &Position, out: &mut Vec<(NsoloMove, i32)>) {
-        self.push_moves(pos, true, 1, out);
+        self.push_moves(pos, true, (1, 0), out);
     }
 
     fn is_noisy(&self, m: NsoloMove) -> bool {
@@ -210,18 +216,21 @@ mod tests {
     }
 
     #[test]
-    fn the_root_compares_every_bonus_deep_nodes_every_policy_shallow_ones_two() {
+    fn the_root_and_deep_nodes_compare_every_bonus_others_five_policies_or_two() {
         let (game, pos, origin) = with_bonus();
         let count = pos.sow(usize::from(origin)).unwrap().count_bonuses() as u16;
         let n = POLICIES.len() as u16;
+        let every: Vec<u16> = (0..n + count).collect();
         let mut root = Vec::new();
         game.generate_at(&pos, u32::MAX, &mut root);
-        assert_eq!(
-            policies_of(&root, origin),
-            (0..n + count).collect::<Vec<_>>()
-        );
+        assert_eq!(policies_of(&root, origin), every);
+        let inner = game.params.nsolo_inner_depth;
+        assert!(inner > game.params.nsolo_wide_depth);
+        let mut deepest = Vec::new();
+        game.generate_at(&pos, inner, &mut deepest);
+        assert_eq!(policies_of(&deepest, origin), every);
         let mut deep = Vec::new();
-        game.generate_at(&pos, game.params.nsolo_wide_depth, &mut deep);
+        game.generate_at(&pos, inner - 1, &mut deep);
         assert_eq!(policies_of(&deep, origin), (0..n).collect::<Vec<_>>());
         let mut shallow = Vec::new();
         game.generate_at(&pos, game.params.nsolo_wide_depth - 1, &mut shallow);
@@ -232,17 +241,20 @@ mod tests {
     }
 
     #[test]
-    fn past_its_cap_the_root_compares_the_policies_only() {
+    fn past_their_caps_the_root_and_deep_nodes_compare_the_policies_only() {
         let (_, pos, origin) = with_bonus();
         let count = pos.sow(usize::from(origin)).unwrap().count_bonuses() as usize;
         let game = Nsolo::new(Params {
             nsolo_root_bonuses: count - 1,
+            nsolo_inner_bonuses: count - 1,
             ..Params::default()
         });
-        let mut root = Vec::new();
-        game.generate_at(&pos, u32::MAX, &mut root);
         let n = POLICIES.len() as u16;
-        assert_eq!(policies_of(&root, origin), (0..n).collect::<Vec<_>>());
+        for depth in [u32::MAX, game.params.nsolo_inner_depth] {
+            let mut moves = Vec::new();
+            game.generate_at(&pos, depth, &mut moves);
+            assert_eq!(policies_of(&moves, origin), (0..n).collect::<Vec<_>>());
+        }
     }
 
     #[test]

@@ -120,21 +120,67 @@ pub struct Distributions {
     done: bool,
 }
 
+/// `(slot, capacity)` of each non-empty pit of `victim`, in canonical order.
+fn victim_pits(pos: &Position, victim: Side) -> ArrayVec<(u8, u8), MAX_CIRCUIT> {
+    let mut pits: ArrayVec<(u8, u8), MAX_CIRCUIT> = pos
+        .circuit(victim)
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| **c > 0)
+        .map(|(i, &c)| {
+            (
+                Pit::from_circuit(victim, i, pos.size()).side_slot() as u8,
+                c,
+            )
+        })
+        .collect();
+    pits.sort_unstable();
+    pits
+}
+
+/// The bonus of `stones` stones that [`Distributions`] yields at `rank`
+/// (counted from 0), found without walking the ones before it; `None` past
+/// the last.
+pub(super) fn nth_distribution(
+    pos: &Position,
+    victim: Side,
+    stones: u8,
+    mut rank: u128,
+) -> Option<Bonus> {
+    let pits = victim_pits(pos, victim);
+    let b = usize::from(stones);
+    // ways[i * (b + 1) + t]: the ways to take t stones from pits[i..].
+    let mut ways = vec![0u128; (pits.len() + 1) * (b + 1)];
+    ways[pits.len() * (b + 1)] = 1;
+    for i in (0..pits.len()).rev() {
+        for t in 0..=b {
+            let cap = usize::from(pits[i].1).min(t);
+            ways[i * (b + 1) + t] = (0..=cap).map(|x| ways[(i + 1) * (b + 1) + t - x]).sum();
+        }
+    }
+    if rank >= ways[b] {
+        return None;
+    }
+    let mut bonus = Bonus::none(victim);
+    let mut left = b;
+    for (i, &(slot, cap)) in pits.iter().enumerate() {
+        // The earliest pits take the most first.
+        for x in (0..=usize::from(cap).min(left)).rev() {
+            let n = ways[(i + 1) * (b + 1) + left - x];
+            if rank < n {
+                bonus.counts[usize::from(slot)] = x as u8;
+                left -= x;
+                break;
+            }
+            rank -= n;
+        }
+    }
+    Some(bonus)
+}
+
 impl Distributions {
     pub(super) fn new(pos: &Position, victim: Side, stones: u8) -> Distributions {
-        let mut pits: ArrayVec<(u8, u8), MAX_CIRCUIT> = pos
-            .circuit(victim)
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| **c > 0)
-            .map(|(i, &c)| {
-                (
-                    Pit::from_circuit(victim, i, pos.size()).side_slot() as u8,
-                    c,
-                )
-            })
-            .collect();
-        pits.sort_unstable();
+        let pits = victim_pits(pos, victim);
         let mut take: ArrayVec<u8, MAX_CIRCUIT> = pits.iter().map(|_| 0).collect();
         fill(&pits, &mut take, 0, stones);
         let available: u32 = pits.iter().map(|p| u32::from(p.1)).sum();

@@ -270,6 +270,12 @@ impl Sown {
         Distributions::new(&self.pos, self.victim(), self.required)
     }
 
+    /// The bonus [`Sown::distributions`] yields at `rank` (from 0), without
+    /// walking the ones before it; `None` past the last.
+    pub fn distribution(&self, rank: u128) -> Option<Bonus> {
+        super::bonus::nth_distribution(&self.pos, self.victim(), self.required, rank)
+    }
+
     /// The number of bonuses this sowing allows.
     pub fn count_bonuses(&self) -> u128 {
         let victim = self.victim();
