@@ -251,6 +251,7 @@ mod tests {
             ("threads", "65"),
             ("tt_bits", "40"),
             ("nsolo_root_bonuses", "70000"),
+            ("nsolo_inner_bonuses", "70000"),
             ("yote_ball", "{\"a\":1}"),
         ] {
             assert!(p.set(name, value).is_err(), "{name}={value}");
