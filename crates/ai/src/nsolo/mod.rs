@@ -75,11 +75,8 @@ impl Nsolo {
                 }
                 continue;
             }
-            let policies = if sown.required() == 0 || noisy_only {
-                1
-            } else {
-                policies
-            };
+            let choosing = sown.required() > 0 && !noisy_only;
+            let policies = if choosing { policies } else { 1 };
             let order = NOISY + 100 * (i32::from(captured) + i32::from(sown.required()));
             let bonus = |policy: u16| NsoloMove {
                 origin: i as u8,
@@ -89,9 +86,15 @@ impl Nsolo {
             for policy in 0..policies.min(POLICIES.len()) {
                 out.push((bonus(policy as u16), order - policy as i32));
             }
-            if !noisy_only && sown.required() > 0 && sown.count_bonuses() <= every as u128 {
+            // Counted only where it may be listed: most nodes list none.
+            let count = if choosing && every > 0 {
+                sown.count_bonuses()
+            } else {
+                u128::MAX
+            };
+            if count <= every as u128 {
                 // Every distribution too, after the policies' own.
-                for j in 0..sown.count_bonuses() as u16 {
+                for j in 0..count as u16 {
                     out.push((bonus(POLICIES.len() as u16 + j), order - 50));
                 }
             }
