@@ -96,11 +96,6 @@ impl Position {
         &self.cells[start..start + self.circuit_len()]
     }
 
-    pub(super) fn circuit_mut(&mut self, side: Side) -> &mut [u8] {
-        let (start, len) = (side.index() * MAX_CIRCUIT, self.circuit_len());
-        &mut self.cells[start..start + len]
-    }
-
     pub fn setup(&self) -> Setup {
         let mut setup = Setup {
             size: self.size,

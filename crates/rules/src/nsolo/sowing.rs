@@ -18,14 +18,24 @@ pub struct Sown {
     required: u8,
 }
 
-/// Sows the circuit from `start`; returns the last pit, or `None` if endless.
-fn sow_circuit(cells: &mut [u8], keys: &[u64], start: usize, hash: &mut u64) -> Option<usize> {
-    let len = cells.len();
+/// Sows the circuit of `len` pits held at the start of `cells` (the rest
+/// of the side's window, always empty) from `start`; returns the last pit,
+/// or `None` if endless. The whole window is copied and compared: a fixed
+/// size the compiler does inline, where a `len`-long slice calls `memcpy`.
+fn sow_circuit(
+    cells: &mut [u8; MAX_CIRCUIT],
+    len: usize,
+    keys: &[u64],
+    start: usize,
+    hash: &mut u64,
+) -> Option<usize> {
     let mut pos = start;
     let mut hand = lift(cells, keys, pos, hash);
+    // Brent's saved state, first taken after one lift: a sowing that ends
+    // in its first lap, the most common, never copies. A cycle through the
+    // start is still found, from a state on it one power of two later.
     let mut saved = [0u8; MAX_CIRCUIT];
-    saved[..len].copy_from_slice(cells);
-    let (mut saved_pos, mut power, mut steps) = (pos, 1u32, 0u32);
+    let (mut saved_pos, mut power, mut steps) = (None, 1u32, 1u32);
     loop {
         for _ in 0..hand {
             pos += 1;
@@ -39,13 +49,13 @@ fn sow_circuit(cells: &mut [u8], keys: &[u64], start: usize, hash: &mut u64) -> 
             return Some(pos);
         }
         hand = lift(cells, keys, pos, hash);
-        if pos == saved_pos && cells == &saved[..len] {
+        if saved_pos == Some(pos) && *cells == saved {
             return None;
         }
         steps += 1;
-        if steps == power {
-            saved[..len].copy_from_slice(cells);
-            (saved_pos, power, steps) = (pos, power * 2, 0);
+        if steps >= power {
+            saved = *cells;
+            (saved_pos, power, steps) = (Some(pos), power * 2, 0);
         }
     }
 }
@@ -85,7 +95,11 @@ impl Position {
         let base = me.index() * MAX_CIRCUIT;
         let keys = &keys::PIT[base..base + pos.circuit_len()];
         let mut hash = pos.pit_hash;
-        let end = sow_circuit(pos.circuit_mut(me), keys, i, &mut hash)?;
+        let len = pos.circuit_len();
+        let window = (&mut pos.cells[base..base + MAX_CIRCUIT])
+            .try_into()
+            .expect("a side's window");
+        let end = sow_circuit(window, len, keys, i, &mut hash)?;
         pos.pit_hash = hash;
         let n = usize::from(self.size);
         let (mut captured, mut required) = (0, 0);
