@@ -371,3 +371,55 @@ impl Sown {
         self.pos
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The plain way: every state after a lift remembered. The hand is
+    /// the stones not in the circuit, so a state is the pit and the cells.
+    fn sow_remembering(cells: &mut [u8], start: usize) -> Option<usize> {
+        let mut seen = std::collections::HashSet::new();
+        let mut pos = start;
+        let mut hand = std::mem::take(&mut cells[pos]);
+        loop {
+            for _ in 0..hand {
+                pos = (pos + 1) % cells.len();
+                cells[pos] += 1;
+            }
+            if cells[pos] == 1 {
+                return Some(pos);
+            }
+            hand = std::mem::take(&mut cells[pos]);
+            if !seen.insert((pos, cells.to_vec())) {
+                return None;
+            }
+        }
+    }
+
+    #[test]
+    fn brent_finds_every_end_and_every_endless_sowing_the_plain_way_finds() {
+        // Every circuit of 3 to 6 pits holding 0 to 3 stones, from every
+        // pit that holds some.
+        let mut endless = 0;
+        for len in 3..=6usize {
+            for code in 0..4usize.pow(len as u32) {
+                let cells: Vec<u8> = (0..len).map(|i| (code >> (2 * i) & 3) as u8).collect();
+                for start in (0..len).filter(|&s| cells[s] > 0) {
+                    let mut plain = cells.clone();
+                    let expected = sow_remembering(&mut plain, start);
+                    let mut window = [0u8; MAX_CIRCUIT];
+                    window[..len].copy_from_slice(&cells);
+                    let mut hash = 0;
+                    let got = sow_circuit(&mut window, len, &keys::PIT[..len], start, &mut hash);
+                    assert_eq!(got, expected, "{cells:?} from {start}");
+                    if got.is_some() {
+                        assert_eq!(&window[..len], &plain[..], "{cells:?} from {start}");
+                    }
+                    endless += usize::from(got.is_none());
+                }
+            }
+        }
+        assert!(endless > 100, "only {endless} endless sowings");
+    }
+}
