@@ -93,9 +93,9 @@ impl Position {
         let them = me.other();
         let mut pos = self.clone();
         let base = me.index() * MAX_CIRCUIT;
-        let keys = &keys::PIT[base..base + pos.circuit_len()];
-        let mut hash = pos.pit_hash;
         let len = pos.circuit_len();
+        let keys = &keys::PIT[base..base + len];
+        let mut hash = pos.pit_hash;
         let window = (&mut pos.cells[base..base + MAX_CIRCUIT])
             .try_into()
             .expect("a side's window");
