@@ -163,7 +163,6 @@ pub fn think(
     }
 }
 
-/// Turns a line of search moves into rules moves, position by position.
 /// Nsolo as `style` searches it. Every bonus is for the level that spends
 /// its whole budget: a fixed depth would search them all and answer far
 /// later than its level does.
@@ -180,6 +179,7 @@ fn nsolo_for(style: &Style, params: &Params) -> Nsolo {
     })
 }
 
+/// Turns a line of search moves into rules moves, position by position.
 fn nsolo_line(
     game: &Nsolo,
     start: &nsolo::Position,

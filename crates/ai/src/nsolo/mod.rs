@@ -87,12 +87,10 @@ impl Nsolo {
                 out.push((bonus(policy as u16), order - policy as i32));
             }
             // Counted only where it may be listed: most nodes list none.
-            let count = if choosing && every > 0 {
-                sown.count_bonuses()
-            } else {
-                u128::MAX
-            };
-            if count <= every as u128 {
+            let listed = (choosing && every > 0)
+                .then(|| sown.count_bonuses())
+                .filter(|&count| count <= every as u128);
+            if let Some(count) = listed {
                 // Every distribution too, after the policies' own.
                 for j in 0..count as u16 {
                     out.push((bonus(POLICIES.len() as u16 + j), order - 50));

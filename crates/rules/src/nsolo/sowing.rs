@@ -35,7 +35,7 @@ fn sow_circuit(
     // in its first lap, the most common, never copies. A cycle through the
     // start is still found, from a state on it one power of two later.
     let mut saved = [0u8; MAX_CIRCUIT];
-    let (mut saved_pos, mut power, mut steps) = (None, 1u32, 1u32);
+    let (mut saved_pos, mut power, mut steps) = (None, 1u32, 0u32);
     loop {
         for _ in 0..hand {
             pos += 1;
@@ -53,7 +53,7 @@ fn sow_circuit(
             return None;
         }
         steps += 1;
-        if steps >= power {
+        if steps == power {
             saved = *cells;
             (saved_pos, power, steps) = (Some(pos), power * 2, 0);
         }
