@@ -51,8 +51,8 @@ const LOOKAHEAD: usize = 4;
 /// The victim's largest capture (stones taken at the front and as bonus)
 /// in `pos`, where it is to move.
 fn best_capture(pos: &Position) -> u32 {
-    pos.sowings()
-        .map(|(_, s)| u32::from(s.captured()) + u32::from(s.required()))
+    pos.sowing_ends()
+        .map(|(_, s)| u32::from(s.captured) + u32::from(s.required))
         .max()
         .unwrap_or(0)
 }

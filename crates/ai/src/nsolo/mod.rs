@@ -60,8 +60,8 @@ impl Nsolo {
         (policies, every): (usize, usize),
         out: &mut Vec<(NsoloMove, i32)>,
     ) {
-        for (i, sown) in pos.sowings() {
-            let captured = sown.captured();
+        for (i, sowing) in pos.sowing_ends() {
+            let captured = sowing.captured;
             if captured == 0 {
                 if !noisy_only {
                     out.push((
@@ -75,9 +75,9 @@ impl Nsolo {
                 }
                 continue;
             }
-            let choosing = sown.required() > 0 && !noisy_only;
+            let choosing = sowing.required > 0 && !noisy_only;
             let policies = if choosing { policies } else { 1 };
-            let order = NOISY + 100 * (i32::from(captured) + i32::from(sown.required()));
+            let order = NOISY + 100 * (i32::from(captured) + i32::from(sowing.required));
             let bonus = |policy: u16| NsoloMove {
                 origin: i as u8,
                 policy,
@@ -88,7 +88,7 @@ impl Nsolo {
             }
             // Counted only where it may be listed: most nodes list none.
             let listed = (choosing && every > 0)
-                .then(|| sown.count_bonuses())
+                .then(|| pos.sow(i).expect("it sowed").count_bonuses())
                 .filter(|&count| count <= every as u128);
             if let Some(count) = listed {
                 // Every distribution too, after the policies' own.

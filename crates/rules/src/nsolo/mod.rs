@@ -24,7 +24,7 @@ pub use perft::{perft, perft_divide};
 pub use pit::{Pit, Row};
 pub use position::{Origin, OriginList, Position, Side};
 pub use setup::Setup;
-pub use sowing::Sown;
+pub use sowing::{Sowing, Sown};
 pub use trace::Step;
 
 /// Smallest number of pits in a row.

@@ -18,6 +18,18 @@ pub struct Sown {
     required: u8,
 }
 
+/// What a sowing ends in, without the position after it: enough to know
+/// its capture, for a move generator that sows every origin and plays few.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sowing {
+    /// The circuit index where the last stone fell.
+    pub end: usize,
+    /// Stones taken from the opposite inner pit.
+    pub captured: u8,
+    /// Bonus stones the mover must then remove.
+    pub required: u8,
+}
+
 /// Sows the circuit of `len` pits held at the start of `cells` (the rest
 /// of the side's window, always empty) from `start`; returns the last pit,
 /// or `None` if endless. The whole window is copied and compared: a fixed
@@ -87,6 +99,68 @@ impl Position {
         mask
     }
 
+    /// Where sowing from circuit pit `i` (a candidate) ends and what it
+    /// captures, as [`Position::sow`] finds them; `None` if endless. Only
+    /// the mover's side is copied, not the position.
+    pub fn sowing(&self, i: usize) -> Option<Sowing> {
+        let base = self.turn.index() * MAX_CIRCUIT;
+        let len = self.circuit_len();
+        let mut window: [u8; MAX_CIRCUIT] = self.cells[base..base + MAX_CIRCUIT]
+            .try_into()
+            .expect("a side's window");
+        let keys = &keys::PIT[base..base + len];
+        let end = sow_circuit(&mut window, len, keys, i, &mut 0)?;
+        let (captured, required) = self.capture_at(end);
+        Some(Sowing {
+            end,
+            captured,
+            required,
+        })
+    }
+
+    /// The cell of the opponent's pit facing the mover's circuit index
+    /// `end`, if `end` is in the mover's inner row.
+    fn front(&self, end: usize) -> Option<usize> {
+        let n = usize::from(self.size);
+        (end >= n).then(|| self.turn.other().index() * MAX_CIRCUIT + 3 * n - 1 - end)
+    }
+
+    /// The stones a sowing that ends at circuit index `end` captures at the
+    /// front, and the bonus it then requires. The sowing moves none of the
+    /// opponent's stones, so this position's count stands.
+    fn capture_at(&self, end: usize) -> (u8, u8) {
+        let Some(slot) = self.front(end) else {
+            return (0, 0);
+        };
+        let captured = self.cells[slot];
+        let left = self.stones[self.turn.other().index()] - captured;
+        (captured, captured.min(left))
+    }
+
+    /// Every origin that sows to an end, with its [`Sowing`], in circuit order.
+    pub fn sowing_ends(&self) -> impl Iterator<Item = (usize, Sowing)> + '_ {
+        self.each_candidate(Position::sowing)
+    }
+
+    /// `sow` from every candidate origin, in circuit order, keeping those
+    /// that end.
+    fn each_candidate<'a, T>(
+        &'a self,
+        sow: impl Fn(&Position, usize) -> Option<T> + 'a,
+    ) -> impl Iterator<Item = (usize, T)> + 'a {
+        let mut mask = self.candidate_mask();
+        std::iter::from_fn(move || {
+            while mask != 0 {
+                let i = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                if let Some(t) = sow(self, i) {
+                    return Some((i, t));
+                }
+            }
+            None
+        })
+    }
+
     /// Sows from circuit pit `i` (a candidate); `None` if the sowing is endless.
     pub fn sow(&self, i: usize) -> Option<Sown> {
         let me = self.turn;
@@ -101,18 +175,13 @@ impl Position {
             .expect("a side's window");
         let end = sow_circuit(window, len, keys, i, &mut hash)?;
         pos.pit_hash = hash;
-        let n = usize::from(self.size);
-        let (mut captured, mut required) = (0, 0);
-        if end >= n {
-            let front = 3 * n - 1 - end;
-            let slot = them.index() * MAX_CIRCUIT + front;
-            captured = pos.cells[slot];
+        let (captured, required) = self.capture_at(end);
+        if let Some(slot) = self.front(end).filter(|_| captured > 0) {
             pos.cells[slot] = 0;
             pos.pit_hash = pos
                 .pit_hash
                 .wrapping_sub(u64::from(captured).wrapping_mul(keys::PIT[slot]));
             pos.stones[them.index()] -= captured;
-            required = captured.min(pos.stones[them.index()]);
         }
         Some(Sown {
             origin: Pit::from_circuit(me, i, self.size),
@@ -194,17 +263,7 @@ impl Position {
     /// Every sowing the side to move may start, lazily, in circuit order:
     /// the candidates whose sowing ends, each with its circuit index.
     pub fn sowings(&self) -> impl Iterator<Item = (usize, Sown)> + '_ {
-        let mut mask = self.candidate_mask();
-        std::iter::from_fn(move || {
-            while mask != 0 {
-                let i = mask.trailing_zeros() as usize;
-                mask &= mask - 1;
-                if let Some(sown) = self.sow(i) {
-                    return Some((i, sown));
-                }
-            }
-            None
-        })
+        self.each_candidate(Position::sow)
     }
 
     /// Every legal origin with the bonus it obliges, in canonical pit order.
@@ -213,10 +272,10 @@ impl Position {
         if self.stones(self.turn) == 0 {
             return list;
         }
-        for (_, sown) in self.sowings() {
+        for (i, sowing) in self.sowing_ends() {
             list.push(Origin {
-                pit: sown.origin,
-                bonus: sown.required,
+                pit: Pit::from_circuit(self.turn, i, self.size),
+                bonus: sowing.required,
             });
         }
         list.sort_unstable_by_key(|o| o.pit);
@@ -225,7 +284,7 @@ impl Position {
 
     /// Whether any origin sows to an end.
     pub fn has_legal_origin(&self) -> bool {
-        self.sowings().next().is_some()
+        self.sowing_ends().next().is_some()
     }
 
     /// The number of legal complete moves, bonus distributions counted
@@ -421,5 +480,59 @@ mod tests {
             }
         }
         assert_eq!(endless, 404, "endless sowings among 23,184");
+    }
+
+    #[test]
+    fn a_sowing_s_end_and_capture_are_those_of_the_sowing_itself() {
+        // Along games on 4x8 and 4x13 played to their end (where a capture
+        // may leave the victim fewer stones than its bonus), every candidate
+        // origin.
+        let mut short_bonuses = 0;
+        let mut check = |pos: &Position, size: u8| {
+            let mut captures = 0;
+            let mask = pos.candidate_mask();
+            for i in (0..pos.circuit_len()).filter(|&i| mask >> i & 1 == 1) {
+                // The capture read off the position after the sowing.
+                let victim = pos.turn().other();
+                let full = pos.sow(i).map(|s| {
+                    let end = s.end().circuit_index(size).unwrap();
+                    let left = s.position().stones(victim);
+                    let captured = (pos.stones(victim) - left) as u8;
+                    (end, captured, u32::from(captured).min(left) as u8)
+                });
+                let summary = pos.sowing(i).map(|s| (s.end, s.captured, s.required));
+                assert_eq!(summary, full, "{pos} from {i}");
+                captures += usize::from(full.is_some_and(|f| f.1 > 0));
+                short_bonuses += usize::from(full.is_some_and(|f| f.2 < f.1));
+            }
+            let ends: Vec<usize> = pos.sowing_ends().map(|(i, _)| i).collect();
+            let sown: Vec<usize> = pos.sowings().map(|(i, _)| i).collect();
+            assert_eq!(ends, sown);
+            captures
+        };
+        // North down to three stones, all in one inner pit.
+        for k in 0..8 {
+            let mut inner = ["0"; 8];
+            inner[k] = "3";
+            let fen = format!(
+                "0,0,0,0,0,0,0,0/{}/0,0,0,0,0,0,0,0/2,2,2,2,2,2,2,2 s",
+                inner.join(",")
+            );
+            check(&fen.parse().unwrap(), 8);
+        }
+        for (size, step) in [(8, 5), (13, 7)] {
+            let mut pos = Position::start(size).unwrap();
+            let mut captures = 0;
+            for n in 0..120 {
+                if pos.outcome().is_some() {
+                    break;
+                }
+                captures += check(&pos, size);
+                let moves: Vec<crate::nsolo::Move> = pos.legal_moves().collect();
+                pos.play(&moves[(n * step + 1) % moves.len()]).unwrap();
+            }
+            assert!(captures > 30, "4x{size}: {captures} captures");
+        }
+        assert!(short_bonuses > 0, "no capture left its victim short");
     }
 }
