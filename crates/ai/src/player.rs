@@ -416,7 +416,7 @@ mod tests {
                 game.generate_at(&pos, depth, &mut moves);
                 let every = moves
                     .iter()
-                    .any(|(m, _)| usize::from(m.policy) >= crate::nsolo::POLICIES.len());
+                    .any(|(m, _)| usize::from(m.policy) >= crate::nsolo::POLICY_COUNT);
                 assert_eq!(every, style.depth.is_none(), "{level:?} at depth {depth}");
             }
         }

@@ -50,10 +50,10 @@ impl FromStr for Spec {
                 let n: usize = n
                     .parse()
                     .map_err(|_| format!("bad policy count in {s:?}"))?;
-                if !(1..=palabre_ai::nsolo::POLICIES.len()).contains(&n) {
+                if !(1..=palabre_ai::nsolo::POLICY_COUNT).contains(&n) {
                     return Err(format!(
                         "{s:?}: 1 to {} policies",
-                        palabre_ai::nsolo::POLICIES.len()
+                        palabre_ai::nsolo::POLICY_COUNT
                     ));
                 }
                 (level, Some(n))

@@ -3,9 +3,8 @@
 
 use palabre_rules::nsolo::{Position, Sown};
 
-/// How a policy ranks a victim pit holding `count` stones; `inner` tells
-/// whether it is in the victim's inner row.
-pub type Policy = fn(count: u8, inner: bool) -> i32;
+// Each ranking below ranks a victim pit holding `count` stones; `inner`
+// tells whether it is in the victim's inner row.
 
 /// Take from the fullest pits: they feed the longest relays.
 fn shrink(count: u8, inner: bool) -> i32 {
@@ -40,10 +39,10 @@ fn scatter(count: u8, inner: bool) -> i32 {
     2 * rank + i32::from(inner)
 }
 
-/// The policies in the order the search tries them: the first two
-/// everywhere, all of them where the search is deep (`Params`); the last
-/// looks ahead ([`finish_disarming`]).
-pub const POLICIES: [Policy; 5] = [shrink, immobilise, disarm, scatter, shrink];
+/// The policies, numbered in the order the search tries them ([`finish`]):
+/// the first two everywhere, all of them where the search is deep
+/// (`Params`); the last looks ahead ([`finish_disarming`]).
+pub const POLICY_COUNT: usize = 5;
 
 /// The index of the policy that looks at the victim's replies.
 const LOOKAHEAD: usize = 4;
@@ -106,7 +105,7 @@ fn finish_disarming(sown: Sown) -> Position {
 
 /// Removes the bonus chosen by policy `index` and passes the turn.
 pub fn finish(sown: Sown, index: u8) -> Position {
-    // Each policy by name rather than through `POLICIES`' pointers, so that
+    // Each policy by name rather than through function pointers, so that
     // its ranking is inlined in the scan of every pit for every stone.
     match usize::from(index) {
         0 => finish_by(sown, shrink),

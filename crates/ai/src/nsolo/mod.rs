@@ -12,15 +12,15 @@ use palabre_rules::nsolo::{self, Bonus, Pit, Position};
 use crate::game::NOISY;
 use crate::{Params, SearchGame};
 
-pub use bonus::{POLICIES, Policy};
+pub use bonus::POLICY_COUNT;
 
 /// An origin (circuit index) and, for a capture, the bonus: a policy's, or
 /// at the root one distribution among all of them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NsoloMove {
     pub origin: u8,
-    /// Below [`POLICIES`]'s length, a bonus policy; from it on, the
-    /// distribution of that rank (less the length) in the rules' order.
+    /// Below [`POLICY_COUNT`], a bonus policy; from it on, the
+    /// distribution of that rank (less the count) in the rules' order.
     pub policy: u16,
     /// Stones the front capture takes (0: a quiet move).
     pub captured: u8,
@@ -83,7 +83,7 @@ impl Nsolo {
                 policy,
                 captured,
             };
-            for policy in 0..policies.min(POLICIES.len()) {
+            for policy in 0..policies.min(POLICY_COUNT) {
                 out.push((bonus(policy as u16), order - policy as i32));
             }
             // Counted only where it may be listed: most nodes list none.
@@ -93,7 +93,7 @@ impl Nsolo {
             if let Some(count) = listed {
                 // Every distribution too, after the policies' own.
                 for j in 0..count as u16 {
-                    out.push((bonus(POLICIES.len() as u16 + j), order - 50));
+                    out.push((bonus(POLICY_COUNT as u16 + j), order - 50));
                 }
             }
         }
@@ -121,7 +121,7 @@ impl Nsolo {
 /// Removes the bonus `choice` names (a policy's, or a distribution's by
 /// rank) and passes the turn.
 fn finish(sown: palabre_rules::nsolo::Sown, choice: u16) -> Position {
-    match usize::from(choice).checked_sub(POLICIES.len()) {
+    match usize::from(choice).checked_sub(POLICY_COUNT) {
         None => bonus::finish(sown, choice as u8),
         Some(rank) => {
             let chosen = sown
@@ -136,7 +136,7 @@ impl SearchGame for Nsolo {
     type Position = Position;
     type Move = NsoloMove;
     const REPETITION_DRAWS: bool = true;
-    const HISTORY_SLOTS: usize = 72 * POLICIES.len();
+    const HISTORY_SLOTS: usize = 72 * POLICY_COUNT;
 
     fn hash(&self, pos: &Position) -> u64 {
         pos.hash()
@@ -185,7 +185,7 @@ impl SearchGame for Nsolo {
     }
 
     fn history_slot(&self, m: NsoloMove) -> usize {
-        usize::from(m.policy).min(POLICIES.len() - 1) * 72 + usize::from(m.origin)
+        usize::from(m.policy).min(POLICY_COUNT - 1) * 72 + usize::from(m.origin)
     }
 }
 
@@ -220,7 +220,7 @@ mod tests {
     fn the_root_and_deep_nodes_compare_every_bonus_others_five_policies_or_two() {
         let (game, pos, origin) = with_bonus();
         let count = pos.sow(usize::from(origin)).unwrap().count_bonuses() as u16;
-        let n = POLICIES.len() as u16;
+        let n = POLICY_COUNT as u16;
         let every: Vec<u16> = (0..n + count).collect();
         let mut root = Vec::new();
         game.generate_at(&pos, u32::MAX, &mut root);
@@ -250,7 +250,7 @@ mod tests {
             nsolo_inner_bonuses: count - 1,
             ..Params::default()
         });
-        let n = POLICIES.len() as u16;
+        let n = POLICY_COUNT as u16;
         for depth in [u32::MAX, game.params.nsolo_inner_depth] {
             let mut moves = Vec::new();
             game.generate_at(&pos, depth, &mut moves);
@@ -267,7 +267,7 @@ mod tests {
         let mut spelled = std::collections::HashSet::new();
         for (m, _) in root
             .iter()
-            .filter(|(m, _)| m.origin == origin && usize::from(m.policy) >= POLICIES.len())
+            .filter(|(m, _)| m.origin == origin && usize::from(m.policy) >= POLICY_COUNT)
         {
             let rules_move = game.to_rules_move(&pos, *m);
             let mut next = pos.clone();
@@ -281,7 +281,7 @@ mod tests {
     #[test]
     fn every_policy_spells_a_legal_move() {
         let (game, pos, origin) = with_bonus();
-        for policy in 0..POLICIES.len() as u16 {
+        for policy in 0..POLICY_COUNT as u16 {
             let m = NsoloMove {
                 origin,
                 policy,

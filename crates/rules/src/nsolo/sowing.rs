@@ -484,9 +484,9 @@ mod tests {
 
     #[test]
     fn a_sowing_s_end_and_capture_are_those_of_the_sowing_itself() {
-        // Along games on 4x8 and 4x13 played to their end (where a capture
-        // may leave the victim fewer stones than its bonus), every candidate
-        // origin.
+        // Every candidate origin, on positions where a capture leaves the
+        // victim fewer stones than its bonus, then along games on 4x8 and
+        // 4x13.
         let mut short_bonuses = 0;
         let mut check = |pos: &Position, size: u8| {
             let mut captures = 0;
