@@ -47,13 +47,19 @@ pub const POLICY_COUNT: usize = 5;
 /// The index of the policy that looks at the victim's replies.
 const LOOKAHEAD: usize = 4;
 
-/// The victim's largest capture (stones taken at the front and as bonus)
-/// in `pos`, where it is to move.
-fn best_capture(pos: &Position) -> u32 {
-    pos.sowing_ends()
-        .map(|(_, s)| u32::from(s.captured) + u32::from(s.required))
-        .max()
-        .unwrap_or(0)
+/// What the side to move in `pos` threatens, worst first: its largest
+/// capture (stones taken at the front and as bonus), then the stones of all
+/// its captures together, then how many moves it has. One pass over its
+/// sowings gives all three.
+fn threats(pos: &Position) -> (u32, u32, u32) {
+    let (mut best, mut sum, mut moves) = (0, 0, 0);
+    for (_, s) in pos.sowing_ends() {
+        let taken = u32::from(s.captured) + u32::from(s.required);
+        best = best.max(taken);
+        sum += taken;
+        moves += 1;
+    }
+    (best, sum, moves)
 }
 
 /// The position after the bonus stones `picks`, victim circuit indices.
@@ -62,9 +68,12 @@ fn finish_picks(sown: Sown, picks: &[usize]) -> Position {
     sown.finish_with(|_| *it.next().expect("a pick for each bonus stone"))
 }
 
-/// Takes each bonus stone where it leaves the victim the smallest capture
-/// next turn (the stones still to take coming from the fullest pits),
-/// ties to the fullest pit.
+/// Takes each bonus stone where it leaves the victim the least [`threats`]
+/// next turn (the stones still to take coming from the fullest pits), ties
+/// to the fullest pit. Where several stones leave the same largest capture,
+/// which is most of the time, the whole search at the root picks the one
+/// that leaves fewer and smaller captures more often than the fullest pit
+/// (docs/strength.md, "A lookahead that counts every threat").
 fn finish_disarming(sown: Sown) -> Position {
     let mut left = sown.position().circuit(sown.victim()).to_vec();
     let half = left.len() / 2;
@@ -92,7 +101,7 @@ fn finish_disarming(sown: Sown) -> Position {
                 }
                 let after = finish_picks(sown.clone(), &seq);
                 (
-                    best_capture(&after),
+                    threats(&after),
                     std::cmp::Reverse(shrink(left[p], p >= half)),
                 )
             })
@@ -135,9 +144,10 @@ mod tests {
     use palabre_rules::nsolo::Move;
 
     #[test]
-    fn the_lookahead_leaves_the_victim_its_smallest_capture() {
+    fn the_lookahead_leaves_the_victim_its_least_threats() {
         // Along a game, every capture with one bonus stone: no other stone
-        // would leave the victim a smaller capture next turn.
+        // would leave the victim a smaller largest capture, or the same and
+        // fewer stones in all its captures, or those and fewer moves.
         let mut pos = Position::start(8).unwrap();
         let mut checked = 0;
         for n in 0..60 {
@@ -145,11 +155,14 @@ mod tests {
                 break;
             }
             for (_, sown) in pos.sowings().filter(|(_, s)| s.required() == 1) {
-                let chosen = best_capture(&finish(sown.clone(), LOOKAHEAD as u8));
+                let chosen = threats(&finish(sown.clone(), LOOKAHEAD as u8));
                 let cells = sown.position().circuit(sown.victim()).to_vec();
                 for p in (0..cells.len()).filter(|&p| cells[p] > 0) {
-                    let other = best_capture(&sown.clone().finish_with(|_| p));
-                    assert!(chosen <= other, "{pos}: pit {p} leaves {other} < {chosen}");
+                    let other = threats(&sown.clone().finish_with(|_| p));
+                    assert!(
+                        chosen <= other,
+                        "{pos}: pit {p} leaves {other:?} < {chosen:?}"
+                    );
                 }
                 checked += 1;
             }
