@@ -49,17 +49,17 @@ const LOOKAHEAD: usize = 4;
 
 /// What the side to move in `pos` threatens, worst first: its largest
 /// capture (stones taken at the front and as bonus), then the stones of all
-/// its captures together, then how many moves it has. One pass over its
-/// sowings gives all three.
+/// its captures together, then how many pits it can sow from (bonuses
+/// aside). One pass over its sowings gives all three.
 fn threats(pos: &Position) -> (u32, u32, u32) {
-    let (mut best, mut sum, mut moves) = (0, 0, 0);
+    let (mut best, mut sum, mut origins) = (0, 0, 0);
     for (_, s) in pos.sowing_ends() {
         let taken = u32::from(s.captured) + u32::from(s.required);
         best = best.max(taken);
         sum += taken;
-        moves += 1;
+        origins += 1;
     }
-    (best, sum, moves)
+    (best, sum, origins)
 }
 
 /// The position after the bonus stones `picks`, victim circuit indices.
@@ -147,7 +147,7 @@ mod tests {
     fn the_lookahead_leaves_the_victim_its_least_threats() {
         // Along a game, every capture with one bonus stone: no other stone
         // would leave the victim a smaller largest capture, or the same and
-        // fewer stones in all its captures, or those and fewer moves.
+        // fewer stones in all its captures, or those and fewer origins.
         let mut pos = Position::start(8).unwrap();
         let mut checked = 0;
         for n in 0..60 {
