@@ -27,6 +27,8 @@ pub struct Params {
     pub yote_cramped_holes: u32,
     pub yote_cramped_plies: u32,
     /// Nsolo: deepest quiescence, and captures tried at each of its nodes.
+    /// Twice as deep wins at 10 ms a move but loses at 1 ms and is level
+    /// at 100 ms (docs/strength.md, "A deeper capture quiescence").
     pub nsolo_quiescence_plies: u32,
     pub nsolo_quiescence_width: usize,
     /// Expert's time budget a move, in milliseconds.
