@@ -79,23 +79,16 @@ fn finish_disarming(sown: Sown) -> Position {
     let half = left.len() / 2;
     let required = usize::from(sown.required());
     let mut picks: Vec<usize> = Vec::with_capacity(required);
-    let fullest = |left: &[u8]| {
-        (0..left.len())
-            .filter(|&i| left[i] > 0)
-            .max_by_key(|&i| (shrink(left[i], i >= half), std::cmp::Reverse(i)))
-            .expect("a victim stone")
-    };
     while picks.len() < required {
-        let candidates: Vec<usize> = (0..left.len()).filter(|&i| left[i] > 0).collect();
-        let pick = candidates
-            .into_iter()
+        let pick = (0..left.len())
+            .filter(|&i| left[i] > 0)
             .min_by_key(|&p| {
                 let mut trial = left.clone();
                 trial[p] -= 1;
                 let mut seq = picks.clone();
                 seq.push(p);
                 while seq.len() < required {
-                    let f = fullest(&trial);
+                    let f = ranked_first(&trial, half, shrink);
                     trial[f] -= 1;
                     seq.push(f);
                 }
@@ -130,12 +123,16 @@ pub fn finish(sown: Sown, index: u8) -> Position {
 /// to the lowest index.
 fn finish_by(sown: Sown, rank: impl Fn(u8, bool) -> i32) -> Position {
     let half = sown.position().circuit_len() / 2;
-    sown.finish_with(|cells| {
-        (0..cells.len())
-            .filter(|&i| cells[i] > 0)
-            .max_by_key(|&i| (rank(cells[i], i >= half), std::cmp::Reverse(i)))
-            .expect("a bonus never exceeds the victim's stones")
-    })
+    sown.finish_with(|cells| ranked_first(cells, half, &rank))
+}
+
+/// The non-empty pit of `cells` that `rank` ranks first, ties to the lowest
+/// index; pits from `half` on are the inner row.
+fn ranked_first(cells: &[u8], half: usize, rank: impl Fn(u8, bool) -> i32) -> usize {
+    (0..cells.len())
+        .filter(|&i| cells[i] > 0)
+        .max_by_key(|&i| (rank(cells[i], i >= half), std::cmp::Reverse(i)))
+        .expect("a bonus never exceeds the victim's stones")
 }
 
 #[cfg(test)]
