@@ -53,6 +53,9 @@ pub struct Settings {
     /// Where to write one JSON line a game (its moves and result), to study
     /// the losses afterwards.
     pub records: Option<std::path::PathBuf>,
+    /// Random plies before the contestants move (by default
+    /// [`default_opening_plies`]).
+    pub opening_plies: usize,
 }
 
 const MOST_ON_A_CLOCK: Duration = Duration::from_secs(24 * 3600);
@@ -163,11 +166,22 @@ impl Arena for nsolo::Position {
 /// times, and the moves as an engine-protocol line.
 type Played = (f64, String, [Vec<Duration>; 2], String);
 
-/// Random plies before the contestants move (two in Yoté, one each; one in
-/// Nsolo), and the depth of the search that judges them: Nsolo's plies are
-/// long and its one random ply rarely decides much.
-fn opening_plies<P: Arena>() -> (usize, u32) {
-    if P::NAME == "yote" { (2, 8) } else { (1, 4) }
+/// Random plies before the contestants move by default: two in Yoté, one
+/// each; one in Nsolo, whose plies are long and whose one random ply rarely
+/// decides much. Yoté's two give at most 600 openings, 58 up to the
+/// board's symmetries once judged level (docs/strength.md, "How many
+/// openings"), so long matches replay the same few: `--opening-plies`
+/// draws more.
+pub fn default_opening_plies(game: Game) -> usize {
+    match game {
+        Game::Yote => 2,
+        Game::Nsolo => 1,
+    }
+}
+
+/// The depth of the search that judges a random opening level.
+fn judging_depth<P: Arena>() -> u32 {
+    if P::NAME == "yote" { 8 } else { 4 }
 }
 
 /// The most an opening may favour either side: a ball in Yoté, a stone in
@@ -181,7 +195,12 @@ const OPENING_TRIES: usize = 50;
 /// before either contestant has moved decides the game by the dice: the
 /// loser of that game never had a chance, and its paired game only hides
 /// it in the score.
-fn opening<P: Arena>(start: &P, seed: u64, params: &Params) -> anyhow::Result<Record<P>> {
+fn opening<P: Arena>(
+    start: &P,
+    plies: usize,
+    seed: u64,
+    params: &Params,
+) -> anyhow::Result<Record<P>> {
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut tt = Table::new(params.tt_bits.min(18));
     // One thread, so that the same seed always draws the same opening.
@@ -192,7 +211,7 @@ fn opening<P: Arena>(start: &P, seed: u64, params: &Params) -> anyhow::Result<Re
     let mut record = Record::new(start.clone());
     for _ in 0..OPENING_TRIES {
         record = Record::new(start.clone());
-        for _ in 0..opening_plies::<P>().0 {
+        for _ in 0..plies {
             if record.outcome().is_some() {
                 break;
             }
@@ -216,7 +235,7 @@ fn level<P: Arena>(position: &P, params: &Params, tt: &mut Table) -> bool {
         position: position.any(),
         history: Vec::new(),
         level: Level::Expert,
-        limits: Limits::new().with(SearchLimit::Depth(opening_plies::<P>().1)),
+        limits: Limits::new().with(SearchLimit::Depth(judging_depth::<P>())),
         seed: 0,
         tables: None,
         ponder: Default::default(),
@@ -247,7 +266,7 @@ fn play<P: Arena>(
     let [pa, pb] = players;
     pa.new_game()?;
     pb.new_game()?;
-    let mut record = opening(start, opening_seed, params)?;
+    let mut record = opening(start, settings.opening_plies, opening_seed, params)?;
     let first_mover = record.position().turn();
     let mut times: [Vec<Duration>; 2] = Default::default();
     let clocks = [settings.clock, settings.b_clock];
@@ -381,6 +400,7 @@ fn run_games<P: Arena>(start: &P, settings: &Settings, params: &Params) -> anyho
                                 "score": score,
                                 "reason": reason,
                                 "position": position,
+                                "opening_plies": settings.opening_plies,
                             });
                             let mut file = file.lock().expect("records");
                             serde_json::to_writer(&mut *file, &game)?;

@@ -132,6 +132,11 @@ enum Command {
         /// Write one JSON line a game (result and moves) to this file.
         #[arg(long, value_name = "FILE")]
         records: Option<std::path::PathBuf>,
+        /// Random plies before the contestants move, judged level by a
+        /// search (default: 2 in Yoté, 1 in Nsolo). More plies, more
+        /// distinct openings.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(0..=12))]
+        opening_plies: Option<u8>,
     },
     /// Search fixed positions to fixed depths: node checksum and speed.
     Bench,
@@ -256,6 +261,7 @@ fn main() -> ExitCode {
             search,
             tables,
             records,
+            opening_plies,
         } => {
             let settings = arena::Settings {
                 game,
@@ -274,6 +280,8 @@ fn main() -> ExitCode {
                 jobs,
                 tables,
                 records,
+                opening_plies: opening_plies
+                    .map_or_else(|| arena::default_opening_plies(game), usize::from),
             };
             search
                 .params()

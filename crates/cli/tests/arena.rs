@@ -421,3 +421,51 @@ fn no_random_yote_opening_hands_the_next_side_a_capture() {
         assert_eq!(after.jumps_for(after.turn()), 0, "{g}");
     }
 }
+
+#[test]
+fn opening_plies_sets_the_random_moves_both_games_of_a_pair_share() {
+    // From the start position on a node budget nothing is random: every
+    // game with A first is the same game.
+    let (_, games) = arena_with_records(
+        "yote --a expert --b reference --games 4 --nodes 500 --opening-plies 0 --seed 3",
+    );
+    let by_game = moves(&games);
+    assert_eq!(by_game[0], by_game[2]);
+    assert_eq!(by_game[1], by_game[3]);
+    // Five random plies: both games of a pair open with the same five,
+    // and A moving first after them means A plays Black.
+    let (_, games) =
+        arena_with_records("yote --a expert --b reference --games 4 --nodes 500 --opening-plies 5");
+    let lines: Vec<String> = moves(&games)
+        .iter()
+        .map(|l| serde_json::from_str::<String>(l).unwrap())
+        .collect();
+    let opening = |line: &str| -> Vec<String> {
+        let (_, moves) = line.split_once(" moves ").unwrap();
+        moves.split_whitespace().take(5).map(String::from).collect()
+    };
+    assert_eq!(opening(&lines[0]), opening(&lines[1]));
+    assert_eq!(opening(&lines[2]), opening(&lines[3]));
+    assert_ne!(opening(&lines[0]), opening(&lines[2]));
+    for g in &games {
+        assert_eq!(g["opening_plies"].as_u64(), Some(5), "{g}");
+        let record = replay(g["position"].as_str().unwrap());
+        let a_is_black = g["a_first"].as_bool().unwrap();
+        let expected = match record.outcome() {
+            Some(Outcome::Win { winner, .. }) => {
+                f64::from(u8::from((winner == yote::Color::Black) == a_is_black))
+            }
+            Some(Outcome::Draw { .. }) => 0.5,
+            None => panic!("an unfinished game was recorded: {g}"),
+        };
+        assert_eq!(g["score"].as_f64(), Some(expected), "{g}");
+    }
+    let out = Command::cargo_bin("palabre")
+        .unwrap()
+        .args(["arena", "yote", "--a", "greedy", "--b", "greedy"])
+        .args(["--games", "1", "--opening-plies", "13"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("opening-plies"));
+}
