@@ -21,7 +21,7 @@ use palabre_ai::{Limits, Params, SearchLimit};
 use palabre_rules::nsolo::{Move, Position, Side};
 
 mod fit;
-use fit::{Sample, error, fit_scale, fit_weights, read_records, sigmoid};
+use fit::{Game, Sample, error, fit_scale, fit_weights, read_records, sigmoid};
 
 /// Plies left out at the start of a game besides its random opening.
 const SKIP_PLIES: usize = 2;
@@ -102,33 +102,17 @@ fn read_game(
     quiet_only: bool,
     out: &mut Vec<(Position, Sample)>,
 ) -> Result<(), Box<dyn std::error::Error>> {
-    let record: serde_json::Value = serde_json::from_str(line)?;
-    let protocol = record["position"].as_str().ok_or("no position")?;
-    let a_score = record["score"].as_f64().ok_or("no score")?;
-    let a_first = record["a_first"].as_bool().ok_or("no a_first")?;
-    // Records from before `--opening-plies` had Nsolo's default, one.
-    let opening = record["opening_plies"].as_u64().unwrap_or(1) as usize;
-    let rest = protocol
-        .strip_prefix("position nsolo fen ")
-        .ok_or("not an Nsolo record")?;
-    let (fen, moves) = rest.split_once(" moves ").unwrap_or((rest, ""));
-    let mut pos: Position = fen.parse()?;
+    let game = Game::parse(line, "nsolo", 1)?;
+    let mut pos: Position = game.fen.parse()?;
     let start_total = (8 * (pos.circuit_len() / 2) - 4) as f64;
-    // "a_first": A moved first after the random opening.
-    let first = if opening.is_multiple_of(2) {
-        pos.turn()
-    } else {
-        pos.turn().other()
-    };
-    for (ply, text) in moves.split_whitespace().enumerate() {
+    for (ply, text) in game.moves.iter().enumerate() {
         let quiet = pos.sowing_ends().all(|(_, s)| s.captured == 0);
-        if ply >= opening + SKIP_PLIES && (quiet || !quiet_only) {
-            let a_to_move = (pos.turn() == first) == a_first;
+        if ply >= game.opening + SKIP_PLIES && (quiet || !quiet_only) {
             let sample = Sample {
                 features: features(&pos, start_total).to_vec(),
                 offset: 0.0,
                 fade: 1.0,
-                result: if a_to_move { a_score } else { 1.0 - a_score },
+                result: game.result_at(ply),
             };
             out.push((pos.clone(), sample));
         }

@@ -17,10 +17,11 @@ use palabre_ai::yote::eval::{FEATURES, Features, NAMES, features, fixed_terms, w
 use palabre_rules::yote::{Move, Position, QUIET_LIMIT};
 
 mod fit;
-use fit::{Sample, error, fit_scale, fit_weights, read_records};
+use fit::{Game, Sample, error, fit_scale, fit_weights, read_records};
 
-/// Opening plies left out: they are drawn at random to level the game.
-const SKIP_PLIES: usize = 4;
+/// Plies left out after the random opening, whose positions are drawn at
+/// random rather than played.
+const SKIP_PLIES: usize = 2;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let files: Vec<String> = std::env::args().skip(1).collect();
@@ -65,21 +66,11 @@ fn read_game(
     params: &Params,
     out: &mut Vec<Sample>,
 ) -> Result<(), Box<dyn std::error::Error>> {
-    let record: serde_json::Value = serde_json::from_str(line)?;
-    let protocol = record["position"].as_str().ok_or("no position")?;
-    let a_score = record["score"].as_f64().ok_or("no score")?;
-    let a_first = record["a_first"].as_bool().ok_or("no a_first")?;
-    let rest = protocol
-        .strip_prefix("position yote fen ")
-        .ok_or("not a Yoté record")?;
-    let (fen, moves) = rest.split_once(" moves ").unwrap_or((rest, ""));
-    let mut pos: Position = fen.parse()?;
-    let first = pos.turn();
-    for (ply, text) in moves.split_whitespace().enumerate() {
-        if ply >= SKIP_PLIES && pos.jumps_for(pos.turn()) == 0 {
-            let a_to_move = (pos.turn() == first) == a_first;
-            let result = if a_to_move { a_score } else { 1.0 - a_score };
-            out.push(sample(&pos, params, result));
+    let game = Game::parse(line, "yote", 2)?;
+    let mut pos: Position = game.fen.parse()?;
+    for (ply, text) in game.moves.iter().enumerate() {
+        if ply >= game.opening + SKIP_PLIES && pos.jumps_for(pos.turn()) == 0 {
+            out.push(sample(&pos, params, game.result_at(ply)));
         }
         let m: Move = text.parse()?;
         pos.play(&m)?;

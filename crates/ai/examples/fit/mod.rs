@@ -110,3 +110,47 @@ pub fn read_records<T>(
     }
     Ok((fitted, held))
 }
+
+/// One game of an arena record file.
+pub struct Game {
+    /// The start position, as the record's protocol line gives it.
+    pub fen: String,
+    pub moves: Vec<String>,
+    /// Random plies before the contestants moved.
+    pub opening: usize,
+    a_score: f64,
+    a_first: bool,
+}
+
+impl Game {
+    /// Reads a record line of `game` (`yote`, `nsolo`); records from
+    /// before `--opening-plies` had the game's default, `default_opening`.
+    pub fn parse(line: &str, game: &str, default_opening: usize) -> Result<Game> {
+        let record: serde_json::Value = serde_json::from_str(line)?;
+        let protocol = record["position"].as_str().ok_or("no position")?;
+        let rest = protocol
+            .strip_prefix(&format!("position {game} fen "))
+            .ok_or_else(|| format!("not a {game} record"))?;
+        let (fen, moves) = rest.split_once(" moves ").unwrap_or((rest, ""));
+        Ok(Game {
+            fen: fen.to_string(),
+            moves: moves.split_whitespace().map(String::from).collect(),
+            opening: record["opening_plies"]
+                .as_u64()
+                .map_or(default_opening, |n| n as usize),
+            a_score: record["score"].as_f64().ok_or("no score")?,
+            a_first: record["a_first"].as_bool().ok_or("no a_first")?,
+        })
+    }
+
+    /// What the game gave the side to move at `ply`: 1, ½ or 0. A moved
+    /// first after the random opening when `a_first`.
+    pub fn result_at(&self, ply: usize) -> f64 {
+        let first_to_move = (ply + self.opening).is_multiple_of(2);
+        if first_to_move == self.a_first {
+            self.a_score
+        } else {
+            1.0 - self.a_score
+        }
+    }
+}
