@@ -76,18 +76,23 @@ fn records_every_game_with_a_result_its_moves_reach() {
     }
 }
 
-#[test]
-fn refuses_a_records_file_it_cannot_create() {
+/// Runs `palabre arena ARGS`, which must fail, and returns what it said.
+fn arena_error(args: &str) -> String {
     let out = Command::cargo_bin("palabre")
         .unwrap()
-        .args([
-            "arena", "yote", "--a", "debutant", "--b", "greedy", "--games", "1",
-        ])
-        .args(["--records", "/nonexistent-dir/games.jsonl"])
+        .arg("arena")
+        .args(args.split_whitespace())
         .output()
         .unwrap();
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{args}");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn refuses_a_records_file_it_cannot_create() {
+    let err = arena_error(
+        "yote --a debutant --b greedy --games 1 --records /nonexistent-dir/games.jsonl",
+    );
     assert!(err.contains("records"), "{err}");
 }
 
@@ -254,14 +259,9 @@ fn a_timed_ponder_ends_when_the_engine_s_turn_comes() {
 #[test]
 fn only_expert_or_an_engine_can_ponder() {
     for level in ["confirme", "greedy", "reference"] {
-        let out = Command::cargo_bin("palabre")
-            .unwrap()
-            .args(["arena", "yote", "--a", level, "--b", "greedy", "--ponder"])
-            .args(["--games", "1", "--movetime", "5"])
-            .output()
-            .unwrap();
-        assert!(!out.status.success(), "{level}");
-        let err = String::from_utf8_lossy(&out.stderr);
+        let err = arena_error(&format!(
+            "yote --a {level} --b greedy --ponder --games 1 --movetime 5"
+        ));
         assert!(err.contains("cannot ponder"), "{err}");
     }
 }
@@ -398,14 +398,7 @@ fn the_sampling_player_plays_a_match_and_beats_greedy() {
 
 #[test]
 fn the_sampling_player_plays_yote_only() {
-    let out = Command::cargo_bin("palabre")
-        .unwrap()
-        .args(["arena", "nsolo", "--a", "uct", "--b", "greedy"])
-        .args(["--games", "1", "--movetime", "10"])
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = arena_error("nsolo --a uct --b greedy --games 1 --movetime 10");
     assert!(err.contains("the uct player plays Yoté only"), "{err}");
 }
 
@@ -460,12 +453,6 @@ fn opening_plies_sets_the_random_moves_both_games_of_a_pair_share() {
         };
         assert_eq!(g["score"].as_f64(), Some(expected), "{g}");
     }
-    let out = Command::cargo_bin("palabre")
-        .unwrap()
-        .args(["arena", "yote", "--a", "greedy", "--b", "greedy"])
-        .args(["--games", "1", "--opening-plies", "13"])
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("opening-plies"));
+    let err = arena_error("yote --a greedy --b greedy --games 1 --opening-plies 13");
+    assert!(err.contains("opening-plies"), "{err}");
 }
