@@ -13,12 +13,10 @@
 //! `--search-depth D` fits to a depth-D search's score of every Nth
 //! position instead of the game's result.
 
+use palabre_ai::Params;
+use palabre_ai::bench::search_to_depth;
 use palabre_ai::nsolo::Nsolo;
-use palabre_ai::search::Searcher;
-use palabre_ai::time::Clock;
-use palabre_ai::tt::Table;
-use palabre_ai::{Limits, Params, SearchLimit};
-use palabre_rules::nsolo::{Move, Position, Side};
+use palabre_rules::nsolo::{Move, Position, Side, facing, start_stones};
 
 mod fit;
 use fit::{Game, Sample, error, fit_scale, fit_weights, read_records, sigmoid};
@@ -70,14 +68,14 @@ fn side_terms(pos: &Position, side: Side) -> [f64; 8] {
 }
 
 /// Stones `side` could take at the front: over its empty inner pits, the
-/// opposite inner pit's count.
+/// facing pit's count.
 fn targets(pos: &Position, side: Side) -> f64 {
-    let n = pos.circuit_len() / 2;
     let mine = pos.circuit(side);
     let theirs = pos.circuit(side.other());
-    (n..2 * n)
+    (0..mine.len())
         .filter(|&i| mine[i] == 0)
-        .map(|i| f64::from(theirs[3 * n - 1 - i]))
+        .filter_map(|i| facing(pos.size(), i))
+        .map(|f| f64::from(theirs[f]))
         .sum()
 }
 
@@ -104,7 +102,7 @@ fn read_game(
 ) -> Result<(), Box<dyn std::error::Error>> {
     let game = Game::parse(line, "nsolo", 1)?;
     let mut pos: Position = game.fen.parse()?;
-    let start_total = (8 * (pos.circuit_len() / 2) - 4) as f64;
+    let start_total = f64::from(2 * start_stones(pos.size()));
     for (ply, text) in game.moves.iter().enumerate() {
         let quiet = pos.sowing_ends().all(|(_, s)| s.captured == 0);
         if ply >= game.opening + SKIP_PLIES && (quiet || !quiet_only) {
@@ -123,15 +121,13 @@ fn read_game(
 
 /// Today's Expert's score of `pos` at `depth`, clipped short of a win.
 fn search_score(pos: &Position, depth: u32) -> i32 {
-    let params = Params::default();
+    // The table the fits of docs/strength.md were labelled with.
+    let params = Params {
+        tt_bits: 16,
+        ..Params::default()
+    };
     let game = Nsolo::new(params.clone());
-    let tt = Table::new(16);
-    let stop = std::sync::atomic::AtomicBool::new(false);
-    let limits = Limits::new().with(SearchLimit::Depth(depth));
-    let clock = Clock::new(None, &params);
-    let mut searcher = Searcher::new(&game, &params, &tt, &stop, &limits, clock, &[]);
-    searcher
-        .run(pos, Some(depth), |_| {})
+    search_to_depth(&game, pos, depth, &params)
         .score
         .clamp(-2000, 2000)
 }

@@ -13,7 +13,7 @@ use crate::search::Searcher;
 use crate::time::{Clock, Instant};
 use crate::tt::Table;
 use crate::yote::Yote;
-use crate::{Limits, Params, SearchGame, SearchLimit};
+use crate::{Limits, Params, SearchGame, SearchLimit, SearchResult};
 
 /// Yoté positions and depths: the start, placement fights, the step phase.
 pub const YOTE: &[(&str, u32)] = &[
@@ -88,12 +88,24 @@ fn search<G: SearchGame>(
     depth: u32,
     params: &Params,
 ) -> (u64, Duration) {
+    let started = Instant::now();
+    let result = search_to_depth(game, pos, depth, params);
+    (result.nodes, started.elapsed())
+}
+
+/// Searches one position to `depth`, one thread and a fresh table of
+/// `params.tt_bits`, as the benchmark does (the fitting examples label
+/// positions with it too).
+pub fn search_to_depth<G: SearchGame>(
+    game: &G,
+    pos: &G::Position,
+    depth: u32,
+    params: &Params,
+) -> SearchResult<G::Move> {
     let tt = Table::new(params.tt_bits);
     let stop = AtomicBool::new(false);
     let limits = Limits::new().with(SearchLimit::Depth(depth));
-    let started = Instant::now();
     let clock = Clock::new(None, params);
     let mut searcher = Searcher::new(game, params, &tt, &stop, &limits, clock, &[]);
-    let result = searcher.run(pos, Some(depth), |_| {});
-    (result.nodes, started.elapsed())
+    searcher.run(pos, Some(depth), |_| {})
 }

@@ -38,3 +38,23 @@ pub(crate) const MAX_CIRCUIT: usize = 2 * MAX_SIZE as usize;
 pub const fn start_stones(size: u8) -> u32 {
     4 * size as u32 - 2
 }
+
+/// The opponent's circuit index of the inner pit facing circuit index `i`
+/// on a board of `size` columns, or `None` when `i` is in the outer row.
+/// Both inner rows run in opposite directions, so the first inner pit of
+/// one circuit faces the last of the other.
+///
+/// ```
+/// use palabre_rules::nsolo::facing;
+/// assert_eq!(facing(8, 8), Some(15));
+/// assert_eq!(facing(8, 15), Some(8));
+/// assert_eq!(facing(8, 7), None);
+/// ```
+pub const fn facing(size: u8, i: usize) -> Option<usize> {
+    let n = size as usize;
+    if i >= n && i < 2 * n {
+        Some(3 * n - 1 - i)
+    } else {
+        None
+    }
+}

@@ -121,8 +121,8 @@ impl Position {
     /// The cell of the opponent's pit facing the mover's circuit index
     /// `end`, if `end` is in the mover's inner row.
     fn front(&self, end: usize) -> Option<usize> {
-        let n = usize::from(self.size);
-        (end >= n).then(|| self.turn.other().index() * MAX_CIRCUIT + 3 * n - 1 - end)
+        let facing = super::facing(self.size, end)?;
+        Some(self.turn.other().index() * MAX_CIRCUIT + facing)
     }
 
     /// The stones a sowing that ends at circuit index `end` captures at the
