@@ -1,10 +1,26 @@
 //! Display names: what a person types to be shown to others. A name must
 //! show something, and must not reorder the text around it.
 
+use unicode_normalization::char::is_combining_mark;
+
 use crate::error::AppError;
 
 /// Longest name, in characters.
 pub const MAX_NAME: usize = 32;
+/// Most combining marks on one letter: enough for any script's accents
+/// (Vietnamese stacks two, pointed Hebrew three), too few to build a name
+/// that climbs out of its line ("Zalgo" text).
+const MAX_MARKS: usize = 4;
+
+/// The longest run of combining marks in `name`.
+fn stacked_marks(name: &str) -> usize {
+    let (mut run, mut most) = (0, 0);
+    for c in name.chars() {
+        run = if is_combining_mark(c) { run + 1 } else { 0 };
+        most = most.max(run);
+    }
+    most
+}
 
 /// Characters that draw nothing or steer bidirectional text: format
 /// characters (Unicode category Cf) and the blank letters that fonts draw
@@ -36,6 +52,9 @@ pub fn display_name(name: &str) -> Result<String, AppError> {
     if name.chars().any(|c| c.is_control() || is_bidi_control(c)) {
         return refuse("has no control characters");
     }
+    if stacked_marks(name) > MAX_MARKS {
+        return refuse("stacks at most 4 accents on a letter");
+    }
     if !name.chars().any(|c| !c.is_whitespace() && !is_invisible(c)) {
         return refuse("shows at least one visible character");
     }
@@ -51,6 +70,10 @@ mod tests {
         assert_eq!(display_name("  Awa ").unwrap(), "Awa");
         assert_eq!(display_name("Ngoni ✦ 2").unwrap(), "Ngoni ✦ 2");
         assert_eq!(display_name("عائشة").unwrap(), "عائشة");
+        // Combining accents as Vietnamese and pointed Hebrew write them.
+        let vietnamese = "Nguye\u{0302}\u{0303}n";
+        assert_eq!(display_name(vietnamese).unwrap(), vietnamese);
+        assert!(display_name("\u{05E9}\u{05C1}\u{05B8}\u{0591}").is_ok());
         for bad in [
             "",
             "   ",
@@ -61,6 +84,8 @@ mod tests {
             "a\u{2066}b",
             "tab\there",
             &"x".repeat(33),
+            &format!("Z{}", "\u{0336}\u{0334}\u{0489}".repeat(5)),
+            "a\u{0301}\u{0302}\u{0303}\u{0304}\u{0305}",
         ] {
             assert!(display_name(bad).is_err(), "{bad:?} was accepted");
         }

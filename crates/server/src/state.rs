@@ -87,6 +87,7 @@ impl AppState {
             shutdown,
         };
         state.housekeeping(config);
+        crate::bot::events::announce_finishes(state.clone());
         Ok(state)
     }
 

@@ -129,6 +129,53 @@ async fn log_ins_are_throttled_per_account_and_per_address() {
     assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
 }
 
+/// A session (a stolen cookie, say) must not guess the account's password
+/// through the routes that ask for it again, beyond what log-ins allow.
+#[tokio::test]
+async fn password_confirmations_are_throttled_as_log_ins() {
+    let app = new_app(Limits {
+        logins_per_name_per_minute: 3,
+        ..Limits::unlimited()
+    })
+    .await;
+    let mut c = Client::new(&app);
+    c.sign_up("kofi", "correct horse").await;
+    let change = json!({"password": "wrong horse", "new_password": "battery staple"});
+    for _ in 0..2 {
+        let (status, v) = c.post("/api/account/password", Some(change.clone())).await;
+        assert_eq!(
+            (status, code(&v)),
+            (StatusCode::UNAUTHORIZED, "wrong_credentials")
+        );
+    }
+    let guess = json!({"password": "wrong horse"});
+    let (status, v) = c
+        .request("DELETE", "/api/account", Some(guess.clone()), &[])
+        .await;
+    assert_eq!(
+        (status, code(&v)),
+        (StatusCode::UNAUTHORIZED, "wrong_credentials")
+    );
+    for (method, uri, body) in [
+        ("POST", "/api/account/password", change),
+        ("DELETE", "/api/account", guess),
+    ] {
+        let (status, v, retry) = c.send(method, uri, Some(body), &[]).await;
+        assert_eq!(
+            (status, code(&v)),
+            (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
+            "{method} {uri}"
+        );
+        assert!(retry.is_some_and(|s| s >= 1), "Retry-After: {retry:?}");
+    }
+    // Log-ins under that name wait too: one budget of guesses.
+    assert_eq!(
+        c.log_in("kofi", "correct horse").await.0,
+        StatusCode::TOO_MANY_REQUESTS
+    );
+    assert_eq!(c.get("/api/account").await.0, StatusCode::OK);
+}
+
 #[tokio::test]
 async fn a_write_with_the_cookie_from_another_site_is_refused() {
     let app = new_app(Limits::unlimited()).await;
@@ -401,4 +448,33 @@ async fn the_export_holds_the_accounts_data() {
         Client::new(&app).get("/api/account/export").await.0,
         StatusCode::UNAUTHORIZED
     );
+}
+
+on_both!(tokens_made_at_once_stay_within_the_cap, tokens_made_at_once);
+
+/// The cap of 20 tokens an account holds is kept when many are asked for at
+/// once: each request used to count the tokens, then insert, so requests
+/// racing past the count all made theirs.
+async fn tokens_made_at_once(app: axum::Router) {
+    let mut awa = Client::new(&app);
+    awa.sign_up("awa", "correct horse").await;
+    let asks = (0..40).map(|i| {
+        let mut c = awa.clone();
+        async move {
+            let body = json!({"description": format!("bot {i}"), "scopes": ["bot:play"]});
+            c.post("/api/account/tokens", Some(body)).await.0
+        }
+    });
+    let statuses = futures_util::future::join_all(asks).await;
+    let made = statuses
+        .iter()
+        .filter(|s| **s == StatusCode::CREATED)
+        .count();
+    let refused = statuses
+        .iter()
+        .filter(|s| **s == StatusCode::BAD_REQUEST)
+        .count();
+    assert_eq!((made, refused), (20, 20), "{statuses:?}");
+    let (_, list) = awa.get("/api/account/tokens").await;
+    assert_eq!(list.as_array().map(Vec::len), Some(20), "{list}");
 }

@@ -260,6 +260,32 @@ async fn refused_moves_change_nothing() {
     );
 }
 
+/// A ply at the very top of its range is only a stale ply: it must not
+/// bring down the game's owner (an overflow there left the game unanswered).
+#[tokio::test]
+async fn the_largest_ply_is_stale_and_the_game_lives_on() {
+    let app = app(state_with(None).await);
+    let (id, seat, _) = create(&app, json!({"game": "yote", "opponent": "local"})).await;
+    let uri = format!("/api/games/{id}/moves");
+    let first = json!({"move": "c3", "ply": 0});
+    let (status, _) = call(&app, "POST", &uri, Some(&seat), Some(first)).await;
+    assert_eq!(status, StatusCode::CREATED);
+    let top = json!({"move": "c4", "ply": u64::MAX});
+    let (status, v) = call(&app, "POST", &uri, Some(&seat), Some(top)).await;
+    assert_eq!(
+        (status, code(&v)),
+        (StatusCode::CONFLICT, "stale_ply"),
+        "{v}"
+    );
+    let next = json!({"move": "c4", "ply": 1});
+    let (status, v) = call(&app, "POST", &uri, Some(&seat), Some(next)).await;
+    assert_eq!(
+        (status, v["ply"].as_u64()),
+        (StatusCode::CREATED, Some(2)),
+        "{v}"
+    );
+}
+
 #[tokio::test]
 async fn the_machine_answers_by_itself() {
     let app = app(state_with(None).await);

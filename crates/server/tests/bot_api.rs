@@ -7,6 +7,7 @@ mod common;
 use std::time::Duration;
 
 use futures_util::StreamExt;
+use palabre_server::Limits;
 use serde_json::{Value, json};
 
 async fn serve() -> String {
@@ -348,4 +349,79 @@ async fn challenges_events_and_a_game_through_the_streams() {
     // An account that has played cannot become a bot.
     let (status, v) = awa.call("POST", "/api/bot/account/upgrade", None).await;
     assert_eq!(status, 400, "{v}");
+}
+
+/// A game made by a challenge leaves memory when nobody uses it, as every
+/// game does (an abandoned one would otherwise stay until a restart), and
+/// its end is still announced once it is loaded again.
+#[tokio::test]
+async fn a_challenge_game_left_alone_leaves_memory_and_still_announces_its_end() {
+    let limits = Limits {
+        idle_game: Duration::from_millis(200),
+        ..Limits::unlimited()
+    };
+    let base = format!("http://{}", common::serve_with(limits).await);
+    let awa = Player::new(&base, "awa").await;
+    let kofi = Player::new(&base, "kofi").await;
+    let terms = json!({"game": "yote", "side": "red"});
+    let (status, c) = awa.call("POST", "/api/challenge/kofi", Some(terms)).await;
+    assert_eq!(status, 201, "{c}");
+    let game = c["id"].as_str().unwrap().to_owned();
+    let accept = format!("/api/challenge/{game}/accept");
+    let (status, v) = kofi.call("POST", &accept, None).await;
+    assert_eq!(status, 200, "{v}");
+    let mut in_memory = Value::Null;
+    for _ in 0..100 {
+        in_memory = awa.call("GET", "/api/status", None).await.1["games_in_memory"].clone();
+        if in_memory == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(in_memory, 0, "the challenge's game stays in memory");
+
+    let mut events = awa.stream("/api/stream/event").await;
+    let start = events.next().await.unwrap();
+    assert_eq!(
+        (start["type"].as_str(), start["game"]["id"].as_str()),
+        (Some("gameStart"), Some(game.as_str()))
+    );
+    let (status, v) = kofi
+        .call("POST", &format!("/api/games/{game}/resign"), None)
+        .await;
+    assert_eq!(status, 200, "{v}");
+    let finish = events.next().await.unwrap();
+    assert_eq!(
+        (finish["type"].as_str(), finish["game"]["id"].as_str()),
+        (Some("gameFinish"), Some(game.as_str()))
+    );
+    assert_eq!(finish["game"]["result"]["winner"], "red", "{finish}");
+}
+
+/// Challenges count as game creations: one address cannot flood an account
+/// with them (each waits for an answer for ever, and every new event stream
+/// of the account lists them all).
+#[tokio::test]
+async fn a_flood_of_challenges_is_throttled() {
+    let app = common::new_app(Limits {
+        creates_per_minute: 2,
+        ..Limits::unlimited()
+    })
+    .await;
+    let mut spammer = common::Client::new(&app);
+    spammer.sign_up("spammer", "correct horse").await;
+    let mut target = common::Client::new(&app);
+    target.sign_up("target", "correct horse").await;
+    let terms = json!({"game": "yote"});
+    for _ in 0..2 {
+        let (status, v) = spammer
+            .post("/api/challenge/target", Some(terms.clone()))
+            .await;
+        assert_eq!(status.as_u16(), 201, "{v}");
+    }
+    let (status, v, retry) = spammer
+        .send("POST", "/api/challenge/target", Some(terms), &[])
+        .await;
+    assert_eq!((status.as_u16(), common::code(&v)), (429, "rate_limited"));
+    assert!(retry.is_some_and(|s| s >= 1), "Retry-After: {retry:?}");
 }

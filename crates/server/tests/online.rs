@@ -926,3 +926,36 @@ async fn foreign_origins_and_floods_are_refused() {
     let limited = until(&mut a, |m| m["type"] == "error").await;
     assert_eq!(limited["code"], "rate_limited");
 }
+
+/// Two people who both offer a draw have agreed to one: the second offer,
+/// made while the first waits, ends the game (it used to replace the first
+/// offer, and each side was left waiting for the other's answer).
+#[tokio::test]
+async fn offering_a_draw_while_the_other_side_offers_one_agrees_to_it() {
+    let addr = server().await;
+    let (id, red, black) = two_player_game(&addr).await;
+    let draw = format!("/api/games/{id}/draw");
+    let offer = json!({"action": "offer"});
+    let (status, v) = post(&addr, &draw, offer.clone(), Some(&red)).await;
+    assert_eq!(
+        (status, v["draw_offer"].as_str()),
+        (200, Some("red")),
+        "{v}"
+    );
+    let (status, v) = post(&addr, &draw, offer.clone(), Some(&red)).await;
+    assert_eq!(
+        (status, v["draw_offer"].as_str(), v["status"].as_str()),
+        (200, Some("red"), Some("playing")),
+        "offering again is still one offer: {v}"
+    );
+    let (status, v) = post(&addr, &draw, offer, Some(&black)).await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(
+        (v["status"].as_str(), &v["result"]),
+        (
+            Some("finished"),
+            &json!({"winner": null, "reason": "agreement"})
+        ),
+        "{v}"
+    );
+}

@@ -13,7 +13,7 @@ use tower_sessions::Session;
 use super::password::{self, check_strength};
 use super::session::{SignedIn, sign_in, sign_out};
 use super::username;
-use super::viewer::{TOKEN_PREFIX, Viewer};
+use super::viewer::{Account, TOKEN_PREFIX, Viewer};
 use crate::api::{Body, Path};
 use crate::error::AppError;
 use crate::game::Command;
@@ -194,8 +194,23 @@ pub struct NewPassword {
 }
 
 /// Checks `password` against the account's; `wrong_credentials` if not.
-async fn confirm(app: &AppState, id: i64, password: String) -> Result<(), AppError> {
-    let stored = app.store().account(id).await?.map(|a| a.password_hash);
+/// Each check counts as a log-in attempt (per address and per name), so
+/// that a session cannot guess its account's password faster than a log-in.
+async fn confirm(
+    app: &AppState,
+    ip: ClientIp,
+    account: &Account,
+    password: String,
+) -> Result<(), AppError> {
+    app.guards.logins.check(ip)?;
+    app.guards
+        .logins_per_name
+        .check_key(&account.username.to_lowercase())?;
+    let stored = app
+        .store()
+        .account(account.id)
+        .await?
+        .map(|a| a.password_hash);
     if password.len() > password::MAX_PASSWORD || !password::verify(password, stored).await? {
         return Err(AppError::WrongCredentials);
     }
@@ -216,11 +231,13 @@ async fn confirm(app: &AppState, id: i64, password: String) -> Result<(), AppErr
         (status = 401, response = crate::openapi::ApiError),
         (status = 403, response = crate::openapi::ApiError),
         (status = 413, response = crate::openapi::ApiError),
+        (status = 429, response = crate::openapi::ApiError),
         (status = 503, response = crate::openapi::ApiError),
     )
 )]
 async fn change_password(
     State(app): State<AppState>,
+    ip: ClientIp,
     viewer: Viewer,
     session: Session,
     Body(body): Body<NewPassword>,
@@ -230,7 +247,7 @@ async fn change_password(
         return Err(AppError::Forbidden("a token cannot change the password"));
     }
     check_strength(&body.new_password)?;
-    confirm(&app, account.id, body.password).await?;
+    confirm(&app, ip, account, body.password).await?;
     let hash = password::hash(body.new_password).await?;
     let epoch = app.store().set_password(account.id, &hash).await?;
     // Other sessions end; this one goes on under a new id.
@@ -266,11 +283,13 @@ pub struct Confirmation {
         (status = 401, response = crate::openapi::ApiError),
         (status = 403, response = crate::openapi::ApiError),
         (status = 413, response = crate::openapi::ApiError),
+        (status = 429, response = crate::openapi::ApiError),
         (status = 503, response = crate::openapi::ApiError),
     )
 )]
 async fn delete_account(
     State(app): State<AppState>,
+    ip: ClientIp,
     viewer: Viewer,
     session: Session,
     Body(body): Body<Confirmation>,
@@ -279,7 +298,7 @@ async fn delete_account(
     if account.scopes.is_some() {
         return Err(AppError::Forbidden("a token cannot delete the account"));
     }
-    confirm(&app, account.id, body.password).await?;
+    confirm(&app, ip, account, body.password).await?;
     let games = app.store().delete_account(account.id).await?;
     // Owners in memory rename the player too, or they would show the old
     // name until they are next loaded.
@@ -399,22 +418,24 @@ async fn create_token(
             "scope {bad:?} is not one of {SCOPES:?}"
         )));
     }
-    if app.store().tokens(account.id).await?.len() >= MAX_TOKENS {
-        return Err(AppError::BadRequest(format!(
-            "an account holds at most {MAX_TOKENS} tokens"
-        )));
-    }
     let token = format!("{TOKEN_PREFIX}{}", random_token(20));
     let id = random_token(6);
-    app.store()
+    let stored = app
+        .store()
         .create_token(
             account.id,
             &id,
             &seat_hash(&token),
             &description,
             &body.scopes,
+            MAX_TOKENS,
         )
         .await?;
+    if !stored {
+        return Err(AppError::BadRequest(format!(
+            "an account holds at most {MAX_TOKENS} tokens"
+        )));
+    }
     Ok((
         StatusCode::CREATED,
         Json(

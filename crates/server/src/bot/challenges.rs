@@ -9,13 +9,14 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::events::{game_start, watch_for_finish};
+use super::events::game_start;
 use crate::accounts::{Account, Viewer};
 use crate::api::{Body, Path, start_fen};
 use crate::clock::TimeControl;
 use crate::domain::{GameKind, Opponent, Side};
 use crate::error::AppError;
 use crate::game::Joiner;
+use crate::guards::ClientIp;
 use crate::ratings::Pool;
 use crate::seats::{random_token, seat_hash};
 use crate::state::AppState;
@@ -97,16 +98,20 @@ pub async fn challenge_json(app: &AppState, c: &ChallengeRow) -> Result<Value, A
         (status = 403, response = crate::openapi::ApiError),
         (status = 404, response = crate::openapi::ApiError),
         (status = 413, response = crate::openapi::ApiError),
+        (status = 429, response = crate::openapi::ApiError),
         (status = 503, response = crate::openapi::ApiError),
     )
 )]
 async fn create(
     State(app): State<AppState>,
+    ip: ClientIp,
     viewer: Viewer,
     Path(username): Path<String>,
     Body(body): Body<NewChallenge>,
 ) -> Result<(StatusCode, Json<Value>), AppError> {
     let me = viewer.account()?;
+    // A challenge is a game's creation waiting for its answer: counted as one.
+    app.guards.creates.check(ip)?;
     let dest = app
         .store()
         .account_named(&username)
@@ -293,7 +298,6 @@ async fn accept(
             app.hub.send(account, &event);
         }
     }
-    watch_for_finish(app.clone(), game.clone(), [c.challenger, c.dest]);
     Ok(Json(json!({ "ok": true, "game_id": game })))
 }
 

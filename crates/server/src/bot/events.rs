@@ -2,8 +2,6 @@
 //! `challenge`, `challengeCanceled` and `challengeDeclined`. A new stream
 //! first hears the games in play and the challenges waiting.
 
-use std::sync::Arc;
-
 use axum::Router;
 use axum::extract::State;
 use axum::response::Response;
@@ -62,37 +60,45 @@ pub async fn game_start(app: &AppState, id: &str, account: i64) -> Result<Value,
     game_event(app, "gameStart", id, account).await
 }
 
-/// Tells both players `gameFinish` when game `id` ends (on this node).
-pub fn watch_for_finish(app: AppState, id: String, accounts: [i64; 2]) {
+/// Tells the signed-in players of each online game that ends on this node
+/// `gameFinish`, as its owner ends it. Nothing here holds a game: one that
+/// nobody uses leaves memory, and its end is announced whenever it comes.
+pub fn announce_finishes(app: AppState) {
+    let mut finished = app.games.finished();
     tokio::spawn(async move {
-        let Ok(sub) = app.games.subscribe(&id, None).await else {
-            return;
-        };
-        let mut updates = sub.updates;
-        let mut state: Arc<str> = sub.now;
         loop {
-            let over = serde_json::from_str::<Value>(&state)
-                .ok()
-                .and_then(|v| v["status"].as_str().map(str::to_owned))
-                .is_some_and(|s| s == Status::Finished.as_str() || s == Status::Damaged.as_str());
-            if over {
-                break;
-            }
-            tokio::select! {
-                next = updates.recv() => match next {
-                    Ok(s) => state = s,
-                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+            let id = tokio::select! {
+                id = finished.recv() => match id {
+                    Ok(id) => id,
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(n)) => {
+                        tracing::warn!("{n} game ends were not announced");
+                        continue;
+                    }
                     Err(_) => return,
                 },
                 () = app.shutdown.cancelled() => return,
-            }
-        }
-        for account in accounts {
-            if let Ok(event) = game_event(&app, "gameFinish", &id, account).await {
-                app.hub.send(account, &event);
-            }
+            };
+            let app = app.clone();
+            tokio::spawn(async move { announce_finish(&app, &id).await });
         }
     });
+}
+
+async fn announce_finish(app: &AppState, id: &str) {
+    let accounts = app
+        .games
+        .read(id, |g| {
+            g.members
+                .iter()
+                .filter_map(|m| m.account)
+                .collect::<Vec<_>>()
+        })
+        .await;
+    for account in accounts.unwrap_or_default() {
+        if let Ok(event) = game_event(app, "gameFinish", id, account).await {
+            app.hub.send(account, &event);
+        }
+    }
 }
 
 /// The first lines of a new stream: games in play, challenges waiting.

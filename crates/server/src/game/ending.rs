@@ -79,6 +79,11 @@ impl Owner {
             .draw_offer
             .is_some_and(|offer| !game.is_online() || offer != side);
         match (action, answerable) {
+            // Online, an offer made while the other side's waits agrees to
+            // it: both sides want the draw.
+            (DrawAction::Offer, true) if game.is_online() => {
+                self.end(game, Ended::draw(EndReason::Agreement)).await?;
+            }
             (DrawAction::Offer, _) => {
                 game.draw_offer = Some(if game.is_online() {
                     side

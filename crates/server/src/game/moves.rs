@@ -50,7 +50,10 @@ fn check_turn(game: &Game, role: Role) -> Result<(), AppError> {
 
 /// Whether `notation` at `ply` repeats the last move, sent again by its side.
 fn is_duplicate(game: &Game, role: Role, notation: &str, ply: usize) -> bool {
-    if ply + 1 != game.play.ply() || game.play.last_move().as_deref() != Some(notation) {
+    // `ply` is the client's: at the top of its range, `ply + 1` would overflow.
+    if game.play.ply().checked_sub(1) != Some(ply)
+        || game.play.last_move().as_deref() != Some(notation)
+    {
         return false;
     }
     let mover = game.row.kind.sides()[ply % 2];

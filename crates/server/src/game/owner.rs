@@ -63,6 +63,8 @@ pub(super) struct Owner {
     lost: bool,
     /// The ratings were updated for this game's result.
     rated: bool,
+    /// The game's end was announced (or it was over when loaded).
+    announced: bool,
 }
 
 impl Drop for Owner {
@@ -108,6 +110,7 @@ impl Owner {
             fence,
             lost: false,
             rated: false,
+            announced: false,
         }
     }
 
@@ -132,6 +135,7 @@ impl Owner {
                 Err(e) => return self.refuse_all(e).await,
             },
         };
+        self.announced = game.status() == crate::domain::Status::Finished;
         self.changed(&mut game);
         self.settle_ratings(&game).await;
         let mut idle_since = Instant::now();
@@ -295,6 +299,11 @@ impl Owner {
     pub fn changed(&mut self, game: &mut Game) {
         if game.status() == crate::domain::Status::Finished {
             self.ctx.thinker.cancel_ponder(self.ponder_key());
+            // Its players' event streams hear of the end (`gameFinish`).
+            let players = game.members.iter().any(|m| m.account.is_some());
+            if !std::mem::replace(&mut self.announced, true) && players {
+                let _ = self.ctx.finished.send(self.id.clone());
+            }
         }
         self.machine_if_due(game);
         self.publish(game);

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio::time::Instant;
 
 use super::owner::{Owner, Start};
@@ -33,6 +33,8 @@ const FIND_OWNER: Duration = Duration::from_millis(LEASE_MS as u64 * 2);
 const RETRY: Duration = Duration::from_millis(100);
 /// Lease holders remembered before the expired ones are dropped.
 const HOLDERS: usize = 10_000;
+/// Ends not yet announced before the slowest listener skips some.
+const FINISHED: usize = 1024;
 
 struct Entry {
     generation: u64,
@@ -51,6 +53,8 @@ pub(super) struct Inner {
     /// commands go straight there without asking the database.
     holders: Mutex<HashMap<String, (String, i64)>>,
     generation: AtomicU64,
+    /// The ids of online games with a signed-in player that ended here.
+    pub finished: broadcast::Sender<String>,
 }
 
 /// Every game's owner, found by id.
@@ -129,7 +133,14 @@ impl Games {
             owners: Mutex::default(),
             holders: Mutex::default(),
             generation: AtomicU64::new(0),
+            finished: broadcast::channel(FINISHED).0,
         }))
+    }
+
+    /// The ids of the online games with a signed-in player that end on
+    /// this node from now on, each once, as their owners end them.
+    pub fn finished(&self) -> broadcast::Receiver<String> {
+        self.0.finished.subscribe()
     }
 
     pub fn store(&self) -> &Store {
@@ -166,9 +177,13 @@ impl Games {
         owners.get(id).is_some_and(|e| e.started < at)
     }
 
+    /// The inbox of the owner of `id` here, if it is alive.
     fn local(&self, id: &str) -> Option<mpsc::Sender<Command>> {
         let owners = self.0.owners.lock().expect("owners");
-        owners.get(id).map(|e| e.inbox.clone())
+        owners
+            .get(id)
+            .filter(|e| !e.inbox.is_closed())
+            .map(|e| e.inbox.clone())
     }
 
     /// Sends a command to the owner of `id` on this node, if there is one.
@@ -180,10 +195,14 @@ impl Games {
 
     /// Starts an owner for `id` and makes it the one commands reach. With
     /// `Start::Load`, an owner already there is kept: checking and inserting
-    /// under one lock is what keeps a game to one owner.
+    /// under one lock is what keeps a game to one owner. An owner whose
+    /// inbox is closed while it is still listed died (a panic): it is
+    /// replaced, or its game would stay unanswered until a restart.
     fn start(&self, id: &str, start: Start, fence: Option<Fence>) -> mpsc::Sender<Command> {
         let mut owners = self.0.owners.lock().expect("owners");
-        if let (Start::Load, Some(e)) = (&start, owners.get(id)) {
+        if let (Start::Load, Some(e)) = (&start, owners.get(id))
+            && !e.inbox.is_closed()
+        {
             return e.inbox.clone();
         }
         let (tx, rx) = mpsc::channel(INBOX);
@@ -655,4 +674,57 @@ fn state_json(g: &Game) -> Result<Arc<str>, AppError> {
 
 fn unexpected(answer: &Answer) -> AppError {
     AppError::Internal(anyhow::anyhow!("an owner answered {answer:?}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Config;
+    use crate::domain::{GameKind, Opponent};
+    use crate::state::AppState;
+
+    fn local_yote(id: &str) -> GameRow {
+        GameRow {
+            id: id.into(),
+            kind: GameKind::Yote,
+            size: 5,
+            start_fen: palabre_rules::yote::Position::START.to_string(),
+            opponent: Opponent::Local,
+            level: palabre_ai::Level::Debutant,
+            human: None,
+            seat_hash: String::new(),
+            ended: None,
+            team_size: 1,
+            time_control: crate::clock::TimeControl::None,
+            started_at_ms: Some(1_000),
+            rematch_id: None,
+            damaged: None,
+            account: None,
+            rated: false,
+            rating_range: None,
+        }
+    }
+
+    #[tokio::test]
+    async fn an_owner_that_died_is_replaced_by_the_next_command() {
+        let games = AppState::open(&Config::testing()).await.unwrap().games;
+        let id = "0123456789ab";
+        games.create(local_yote(id), None).await.unwrap();
+        assert!(games.state(id).await.is_ok());
+        // The owner dies (a panic would do this): its inbox closes while
+        // it is still the one listed.
+        let dead = {
+            let (tx, rx) = mpsc::channel(1);
+            drop(rx);
+            tx
+        };
+        games.0.owners.lock().unwrap().get_mut(id).unwrap().inbox = dead;
+        let state = tokio::time::timeout(FIND_OWNER / 2, games.state(id)).await;
+        assert!(
+            matches!(state, Ok(Ok(_))),
+            "a new owner answers at once: {state:?}"
+        );
+        let live = tokio::time::timeout(FIND_OWNER / 2, games.subscribe(id, None)).await;
+        assert!(matches!(live, Ok(Ok(_))), "a live socket finds it too");
+    }
 }

@@ -4,7 +4,7 @@
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
-use super::{Store, now};
+use super::{Backend, Store, now};
 
 /// An account as stored.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -159,7 +159,9 @@ impl Store {
         Ok(games)
     }
 
-    /// Stores a new token's hash.
+    /// Stores a new token's hash unless the account already holds `cap`
+    /// tokens; whether it was stored. The count and the insert are one
+    /// statement, so requests racing for the last place cannot all take it.
     pub async fn create_token(
         &self,
         account: i64,
@@ -167,10 +169,21 @@ impl Store {
         hash: &str,
         description: &str,
         scopes: &[String],
-    ) -> sqlx::Result<()> {
-        sqlx::query(
+        cap: usize,
+    ) -> sqlx::Result<bool> {
+        let mut tx = self.writer.begin().await?;
+        if self.backend == Backend::Postgres {
+            // Creations for one account queue on its row, so each counts
+            // the tokens the others made (SQLite has one writer anyway).
+            sqlx::query("SELECT id FROM accounts WHERE id = $1 FOR UPDATE")
+                .bind(account)
+                .fetch_optional(&mut *tx)
+                .await?;
+        }
+        let stored = sqlx::query(
             "INSERT INTO tokens (id, hash, account_id, description, scopes, created_at) \
-             VALUES ($1, $2, $3, $4, $5, $6)",
+             SELECT $1, $2, $3, $4, $5, $6 \
+             WHERE (SELECT COUNT(*) FROM tokens WHERE account_id = $3) < $7",
         )
         .bind(id)
         .bind(hash)
@@ -178,9 +191,13 @@ impl Store {
         .bind(description)
         .bind(scopes.join(" "))
         .bind(now())
-        .execute(&self.writer)
-        .await?;
-        Ok(())
+        .bind(cap as i64)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected()
+            == 1;
+        tx.commit().await?;
+        Ok(stored)
     }
 
     pub async fn tokens(&self, account: i64) -> sqlx::Result<Vec<TokenRow>> {

@@ -60,7 +60,15 @@ macro_rules! on_both {
 
 /// A server in memory on port 0; its address, `127.0.0.1:PORT`.
 pub async fn serve() -> String {
-    let config = Config::testing();
+    serve_with(Limits::unlimited()).await
+}
+
+/// A server in memory on port 0 with `limits`; its address.
+pub async fn serve_with(limits: Limits) -> String {
+    let config = Config {
+        limits,
+        ..Config::testing()
+    };
     let state = AppState::open(&config).await.unwrap();
     let router = app(state);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -76,6 +84,7 @@ pub fn code(v: &Value) -> &str {
 }
 
 /// A client of the router with a cookie jar of one cookie.
+#[derive(Clone)]
 pub struct Client {
     app: Router,
     cookie: Option<String>,
