@@ -190,3 +190,24 @@ test('offline at 390 px: a local game on a phone', { skip }, async () => {
     await server.stop();
   }
 });
+
+// /partie-locale with no game, or with one this browser does not hold (a
+// link from another device): the page says there is no such game, not that
+// the server failed, and shows no empty player bars.
+test('a local game page that names no game here says so', { skip }, async () => {
+  const server = await startServer();
+  const browser = await launch();
+  try {
+    const page = await newPage(browser, 390, 844);
+    for (const path of ['/partie-locale', '/partie-locale?id=Lnothere', '/local-game']) {
+      await page.goto(server.base + path);
+      await page.waitForSelector('body[data-error="not_found"]');
+      assert.match(await page.textContent('#status'), /Cette partie n’existe pas/, path);
+      assert.equal(await page.locator('.side-bar').filter({ visible: true }).count(), 0, `${path}: no empty bars`);
+    }
+    await shot(page, 'local-game-missing');
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+});

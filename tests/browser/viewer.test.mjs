@@ -122,6 +122,34 @@ for (const [game, body, plies, pick] of [
   });
 }
 
+// The replay's frames hold positions only: the page asks the game how it
+// ended and the viewer says so on the last move, and only there.
+test('the replay page says how the game ended, on its last move', { skip }, async () => {
+  const server = await startServer();
+  const browser = await launch();
+  try {
+    const { created, state } = await playLocal(server.base, { game: 'yote' }, 6, yotePicker(5));
+    const over = await api(server.base, 'POST', `/api/games/${created.id}/resign`, { side: 'red' }, created.seat);
+    assert.deepEqual(over.result, { winner: 'black', reason: 'resignation' });
+    for (const [lang, word, reason] of [['fr-FR', 'Victoire des Noires', 'Les Rouges ont abandonné.'], ['en-GB', 'Black wins', 'Red resigned.']]) {
+      const page = await newPage(browser, 390, 844, lang);
+      await page.goto(`${server.base}/parties/${created.id}`);
+      await page.waitForSelector('[data-viewer][data-ply="0"]');
+      assert.equal(await page.locator('.viewer-result').isVisible(), false, 'no result at the start');
+      await page.locator('[data-go="end"]').click();
+      await page.waitForSelector(`[data-viewer][data-ply="${state.ply}"]`);
+      const line = page.locator('.viewer-result');
+      await line.waitFor({ state: 'visible' });
+      assert.equal(await line.textContent(), `${word} — ${reason}`);
+      await shot(page, `viewer-result-${lang}`);
+      await page.context().close();
+    }
+  } finally {
+    await browser.close();
+    server.stop();
+  }
+});
+
 test('in the viewer each ArrowRight is one move, even during an animation; ArrowLeft is one back', { skip }, async () => {
   const server = await startServer();
   const browser = await launch();

@@ -81,3 +81,44 @@ test('a Yoté capture whose second ball comes from the reserve', { skip }, async
     server.stop();
   }
 });
+
+// « Ndar-Kepp » shouts on one line, in capitals: on the narrowest phones
+// (320 px) the card must still fit the screen with even margins. No short
+// line of play reaches a Ndar-Kepp from the start, so the page is shown a
+// finished game whose result the test rewrites on its way in.
+test('the Ndar-Kepp end card fits a 320 px phone', { skip }, async () => {
+  const server = await startServer();
+  const browser = await launch();
+  try {
+    const created = await api(server.base, 'POST', '/api/games', { game: 'yote', opponent: 'local' });
+    const s = await api(server.base, 'POST', `/api/games/${created.id}/resign`, { side: 'black' }, created.seat);
+    assert.deepEqual(s.result, { winner: 'red', reason: 'resignation' });
+    const ndar = (text) => text.replace(/"reason":"resignation"/g, '"reason":"ndar-kepp"');
+    for (const [width, height] of [[320, 568], [390, 844], [1280, 800]]) {
+      const page = await newPage(browser, width, height);
+      await page.route(`**/api/games/${created.id}`, async (route) => {
+        const res = await route.fetch();
+        await route.fulfill({ response: res, body: ndar(await res.text()) });
+      });
+      await page.routeWebSocket(/\/ws$/, (ws) => {
+        const server = ws.connectToServer();
+        server.onMessage((m) => ws.send(typeof m === 'string' ? ndar(m) : m));
+      });
+      await openGame(page, server.base, { ...created, side: null });
+      await page.waitForSelector('#end:not([hidden])[data-reason="ndar-kepp"]');
+      assert.equal(await page.textContent('#end-word'), 'Ndar-Kepp');
+      const m = await page.evaluate(() => {
+        const word = document.getElementById('end-word');
+        const card = document.querySelector('.end-card').getBoundingClientRect();
+        return { left: card.left, right: innerWidth - card.right, word: word.scrollWidth - word.clientWidth };
+      });
+      assert.ok(m.word <= 0, `the word fits its line at ${width} px (${m.word} px over)`);
+      assert.ok(m.left >= 8 && Math.abs(m.left - m.right) <= 1, `even margins at ${width} px (${m.left} / ${m.right})`);
+      await shot(page, `yote-ndar-kepp-${width}`);
+      await page.context().close();
+    }
+  } finally {
+    await browser.close();
+    server.stop();
+  }
+});

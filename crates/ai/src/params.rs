@@ -127,7 +127,18 @@ pub struct Params {
     /// `nsolo_inner_depth` plies remain.
     pub nsolo_inner_bonuses: usize,
     pub nsolo_inner_depth: u32,
+    /// Nsolo: the widest board (pits a row) on which the lookahead policy
+    /// is among the bonuses compared. It sows every victim origin for each
+    /// pit a stone may come from, a cost that grows as the square of the
+    /// row: on 4×36 one capture's lookahead takes milliseconds, and a 10 ms
+    /// move answered in 14 (docs/strength.md, "On time on wide boards").
+    pub nsolo_lookahead_size: u8,
 }
+
+/// The most a weight of the evaluation may be worth, in either direction:
+/// ten balls or stones. Beyond it a score could overflow or pass for a
+/// forced win.
+const MAX_WEIGHT: i32 = 1000;
 
 impl Default for Params {
     fn default() -> Params {
@@ -180,6 +191,7 @@ impl Default for Params {
             nsolo_root_bonuses: 2000,
             nsolo_inner_bonuses: 200,
             nsolo_inner_depth: 3,
+            nsolo_lookahead_size: 16,
         }
     }
 }
@@ -216,6 +228,29 @@ impl Params {
         // A root bonus is named by a 16-bit rank.
         if self.nsolo_root_bonuses > 60_000 || self.nsolo_inner_bonuses > 60_000 {
             return Err("nsolo_root_bonuses, nsolo_inner_bonuses: 0 to 60000".into());
+        }
+        let quiet_limit = i32::from(palabre_rules::yote::QUIET_LIMIT);
+        if !(1..=quiet_limit).contains(&self.yote_quiet_fade) {
+            return Err("yote_quiet_fade: 1 to 120".into());
+        }
+        if self.lmr_depth == 0 {
+            return Err("lmr_depth: at least 1".into());
+        }
+        if self.draw_accept_margin.unsigned_abs() > crate::score::WIN_BOUND.unsigned_abs() {
+            return Err("draw_accept_margin: within a forced win".into());
+        }
+        let weights = crate::yote::eval::weights(self).into_iter().chain([
+            self.yote_crowded_safe,
+            self.yote_lead_trade,
+            self.nsolo_stone,
+            self.nsolo_mobile_pit,
+            self.nsolo_exposed,
+        ]);
+        if weights
+            .into_iter()
+            .any(|w| !(-MAX_WEIGHT..=MAX_WEIGHT).contains(&w))
+        {
+            return Err(format!("evaluation weights: -{MAX_WEIGHT} to {MAX_WEIGHT}"));
         }
         if !(0.0..=1.0).contains(&self.soft_time_fraction) {
             return Err("soft_time_fraction: 0 to 1".into());
@@ -255,6 +290,16 @@ mod tests {
             ("nsolo_root_bonuses", "70000"),
             ("nsolo_inner_bonuses", "70000"),
             ("yote_ball", "{\"a\":1}"),
+            // Each of these crashed or wrapped a search (a division by
+            // zero, a subtraction below zero, a product past i32).
+            ("yote_quiet_fade", "0"),
+            ("yote_quiet_fade", "121"),
+            ("lmr_depth", "0"),
+            ("yote_ball", "2147483647"),
+            ("yote_ball", "-2147483648"),
+            ("yote_lead_trade", "5000"),
+            ("nsolo_stone", "2147483647"),
+            ("draw_accept_margin", "-2147483648"),
         ] {
             assert!(p.set(name, value).is_err(), "{name}={value}");
         }

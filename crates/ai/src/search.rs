@@ -169,6 +169,13 @@ impl<'a, G: SearchGame> Searcher<'a, G> {
         let mut completed = 0;
         self.path.push(root_hash);
         for i in 0..moves.len() {
+            // A root move can cost far more than the nodes between two
+            // checks (an Nsolo bonus looked ahead on a wide board): the
+            // clock is read before each one too.
+            if i > 0 && (self.stop.load(Ordering::Relaxed) || self.clock.hard_expired()) {
+                self.stopped = true;
+                break;
+            }
             let child = self.game.play(root, moves[i].0);
             let score = if i == 0 {
                 -self.negamax(&child, depth - 1, -beta, -alpha, 1)

@@ -15,7 +15,7 @@ use palabre_rules::{GamePosition, Outcome, Record, nsolo, yote};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use crate::contestant::{Contestant, Spec, Turn};
+use crate::contestant::{Contestant, Gone, Spec, Turn};
 use crate::start::Game;
 
 /// Games longer than this are adjudicated drawn.
@@ -314,7 +314,7 @@ fn play<P: Arena>(
         };
         players[side].finish_budgeted_ponder()?;
         let started = Instant::now();
-        let choice = players[side].choose(&turn)?;
+        let choice = players[side].choose(&turn);
         let spent = started.elapsed();
         times[who].push(spent);
         let a_moving = who == 0;
@@ -328,6 +328,15 @@ fn play<P: Arena>(
                 return forfeit("time".into(), line);
             }
         }
+        // An engine that crashed or went silent loses the game; it is
+        // started again for the next one.
+        let choice = match choice {
+            Err(e) => match e.downcast_ref::<Gone>() {
+                Some(gone) => return forfeit(gone.to_string(), line),
+                None => return Err(e),
+            },
+            Ok(choice) => choice,
+        };
         let Some(text) = choice else {
             return forfeit("no move given".into(), line);
         };

@@ -8,9 +8,10 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
+use crossbeam_channel::{Receiver, RecvTimeoutError};
 use palabre_ai::greedy::greedy_move;
 use palabre_ai::player::{AnyPosition, think};
 use palabre_ai::tables::Tables;
@@ -220,10 +221,7 @@ impl Contestant {
     /// that each game plays the same whichever game came before it.
     pub fn new_game(&mut self) -> anyhow::Result<()> {
         match self {
-            Contestant::Engine(engine) => {
-                engine.end_ponder()?;
-                engine.send("newgame")?;
-            }
+            Contestant::Engine(engine) => engine.new_game()?,
             Contestant::Level { table, .. } => table.new_game(),
             _ => {}
         }
@@ -264,7 +262,7 @@ impl Contestant {
     pub fn finish_budgeted_ponder(&mut self) -> anyhow::Result<()> {
         match self {
             Contestant::Engine(engine) if engine.pondering == Some(Pondering::WithinBudget) => {
-                engine.end_ponder()
+                unless_gone(engine.end_ponder())
             }
             Contestant::Level { table, .. } => {
                 table.finish_budgeted_ponder();
@@ -407,14 +405,80 @@ fn yardstick_limits(turn: &Turn<'_>, params: &Params) -> Limits {
     }
 }
 
+/// Why an engine gave no move: its side loses the game, and the engine is
+/// started again for the next one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Gone {
+    /// It closed its output or its input (it crashed or quit).
+    Closed,
+    /// It gave no answer within its time and [`ANSWER_GRACE`].
+    Silent,
+}
+
+impl std::fmt::Display for Gone {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Gone::Closed => "engine closed its output",
+            Gone::Silent => "engine gave no answer in time",
+        })
+    }
+}
+
+impl std::error::Error for Gone {}
+
+/// `Ok` if `result` only failed because the engine is gone: the engine
+/// remembers it, and its next move reports it.
+fn unless_gone(result: anyhow::Result<()>) -> anyhow::Result<()> {
+    match result {
+        Err(e) if !e.is::<Gone>() => Err(e),
+        _ => Ok(()),
+    }
+}
+
+/// How much longer than its time an engine may take to answer before it is
+/// given up: a hung engine must not hang the arena.
+const ANSWER_GRACE: Duration = Duration::from_secs(2);
+
 /// A child process speaking the engine protocol.
 pub struct Engine {
+    command: String,
     child: Child,
     /// `None` once closed: an engine behind a wrapper (`tee log | engine`)
     /// only exits when its input ends, whatever `quit` says.
     input: Option<ChildStdin>,
-    output: BufReader<ChildStdout>,
+    /// Its output's lines, read on a thread of their own so that a wait
+    /// for an answer can end.
+    output: Receiver<String>,
     pondering: Option<Pondering>,
+    /// Why it can no longer be used, if it cannot.
+    gone: Option<Gone>,
+}
+
+/// Reads `output`'s lines into a channel until it ends.
+fn read_lines(output: ChildStdout) -> Receiver<String> {
+    let (lines, received) = crossbeam_channel::unbounded();
+    std::thread::spawn(move || {
+        let mut output = BufReader::new(output);
+        let mut line = Vec::new();
+        while matches!(output.read_until(b'\n', &mut line), Ok(n) if n > 0) {
+            let text = String::from_utf8_lossy(&line).into_owned();
+            if lines.send(text).is_err() {
+                break;
+            }
+            line.clear();
+        }
+    });
+    received
+}
+
+/// The latest an engine may answer under `limits`: its movetime or what is
+/// left on its clock, and [`ANSWER_GRACE`]; with no time, whenever it does.
+fn deadline(limits: &Limits) -> Option<Instant> {
+    let time = match (limits.movetime(), limits.clock()) {
+        (Some(t), Some((left, _))) => Some(t.min(left)),
+        (t, clock) => t.or(clock.map(|(left, _)| left)),
+    };
+    time.map(|t| Instant::now() + t + ANSWER_GRACE)
 }
 
 /// How a running ponder ends.
@@ -438,31 +502,68 @@ impl Engine {
             .spawn()
             .with_context(|| format!("starting {cmd}"))?;
         let input = child.stdin.take().context("engine stdin")?;
-        let output = BufReader::new(child.stdout.take().context("engine stdout")?);
+        let output = read_lines(child.stdout.take().context("engine stdout")?);
         let mut engine = Engine {
+            command: cmd.to_owned(),
             child,
             input: Some(input),
             output,
             pondering: None,
+            gone: None,
         };
         engine.send("isready")?;
-        engine.wait_for("readyok")?;
+        engine.wait_for("readyok", None)?;
         Ok(engine)
     }
 
-    fn send(&mut self, line: &str) -> anyhow::Result<()> {
-        let input = self.input.as_mut().context("engine input closed")?;
-        writeln!(input, "{line}")?;
-        Ok(input.flush()?)
+    /// Readies the engine for a new game; one that is gone is started again.
+    fn new_game(&mut self) -> anyhow::Result<()> {
+        let ready = self.end_ponder().and_then(|()| self.send("newgame"));
+        if self.gone.is_some() {
+            *self = Engine::spawn(&self.command)?;
+            return Ok(());
+        }
+        ready
     }
 
-    fn wait_for(&mut self, prefix: &str) -> anyhow::Result<String> {
-        let mut line = String::new();
+    fn send(&mut self, line: &str) -> anyhow::Result<()> {
+        if let Some(gone) = self.gone {
+            return Err(gone.into());
+        }
+        let input = self.input.as_mut().context("engine input closed")?;
+        if writeln!(input, "{line}")
+            .and_then(|()| input.flush())
+            .is_err()
+        {
+            self.gone = Some(Gone::Closed);
+            return Err(Gone::Closed.into());
+        }
+        Ok(())
+    }
+
+    fn wait_for(&mut self, prefix: &str, deadline: Option<Instant>) -> anyhow::Result<String> {
         loop {
-            line.clear();
-            if self.output.read_line(&mut line)? == 0 {
-                bail!("engine closed its output");
+            if let Some(gone) = self.gone {
+                return Err(gone.into());
             }
+            let next = match deadline {
+                Some(at) => self.output.recv_deadline(at),
+                None => self
+                    .output
+                    .recv()
+                    .map_err(|_| RecvTimeoutError::Disconnected),
+            };
+            let line = match next {
+                Ok(line) => line,
+                Err(RecvTimeoutError::Timeout) => {
+                    self.gone = Some(Gone::Silent);
+                    continue;
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    self.gone = Some(Gone::Closed);
+                    continue;
+                }
+            };
             if line.starts_with(prefix) {
                 return Ok(line.trim_end().to_owned());
             }
@@ -478,7 +579,12 @@ impl Engine {
 
     /// Starts a `go ponder` on `position` (a `position …` command, the
     /// opponent to move); the next [`Engine::best`] ends it.
+    /// An engine that is gone does not ponder: its next move reports it.
     pub fn ponder(&mut self, position: &str, limits: &Limits) -> anyhow::Result<()> {
+        unless_gone(self.start_ponder(position, limits))
+    }
+
+    fn start_ponder(&mut self, position: &str, limits: &Limits) -> anyhow::Result<()> {
         self.end_ponder()?;
         self.send(position)?;
         self.send(&go_command(limits, true))?;
@@ -494,21 +600,28 @@ impl Engine {
     /// drops its answer, the move it expected from the opponent.
     fn end_ponder(&mut self) -> anyhow::Result<()> {
         if let Some(pondering) = self.pondering.take() {
-            if pondering == Pondering::UntilStopped {
-                self.send("stop")?;
-            }
-            self.wait_for("bestmove")?;
+            let deadline = match pondering {
+                Pondering::UntilStopped => {
+                    self.send("stop")?;
+                    Some(Instant::now() + ANSWER_GRACE)
+                }
+                Pondering::WithinBudget => None,
+            };
+            self.wait_for("bestmove", deadline)?;
         }
         Ok(())
     }
 
     /// The engine's move after `position` (a `position …` command), within
-    /// `limits`; `None` when it sees the game over.
+    /// `limits`; `None` when it sees the game over. An engine that does not
+    /// answer within the limits' time and [`ANSWER_GRACE`] fails with
+    /// [`Gone::Silent`].
     pub fn best(&mut self, position: &str, limits: &Limits) -> anyhow::Result<Option<String>> {
+        let deadline = deadline(limits);
         self.end_ponder()?;
         self.send(position)?;
         self.send(&go_command(limits, false))?;
-        let line = self.wait_for("bestmove")?;
+        let line = self.wait_for("bestmove", deadline)?;
         let best = line.trim_start_matches("bestmove").trim();
         Ok((best != "none").then(|| best.to_owned()))
     }
@@ -535,7 +648,10 @@ const QUIT_GRACE: Duration = Duration::from_secs(2);
 
 impl Drop for Engine {
     fn drop(&mut self) {
-        let _ = self.send("quit");
+        // Even to an engine given up as silent: it may only be slow.
+        if let Some(input) = self.input.as_mut() {
+            let _ = writeln!(input, "quit").and_then(|()| input.flush());
+        }
         self.input = None;
         let deadline = std::time::Instant::now() + QUIT_GRACE;
         while std::time::Instant::now() < deadline {

@@ -456,3 +456,76 @@ fn opening_plies_sets_the_random_moves_both_games_of_a_pair_share() {
     let err = arena_error("yote --a greedy --b greedy --games 1 --opening-plies 13");
     assert!(err.contains("opening-plies"), "{err}");
 }
+
+/// An engine command running `body`, a shell loop over the lines the arena
+/// sends (`$l`), that answers `isready` as every engine must.
+#[cfg(unix)]
+fn scripted_engine(dir: &std::path::Path, name: &str, body: &str) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let script = dir.join(format!("{name}.sh"));
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nwhile read -r l; do case \"$l\" in isready) echo readyok;; \
+             {body} esac; done\n"
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    format!("engine:{}", script.display())
+}
+
+/// `palabre arena ARGS` within a minute: its report, which must say it
+/// ended.
+fn arena_within_a_minute(args: &str) -> String {
+    let out = Command::cargo_bin("palabre")
+        .unwrap()
+        .arg("arena")
+        .args(args.split_whitespace())
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{args}: {report}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    report
+}
+
+#[cfg(unix)]
+#[test]
+fn an_engine_that_never_answers_loses_each_game_and_the_match_ends() {
+    let dir = tempfile::tempdir().unwrap();
+    let silent = scripted_engine(dir.path(), "silent", "");
+    let report = arena_within_a_minute(&format!(
+        "yote --a {silent} --b greedy --games 2 --movetime 20"
+    ));
+    assert!(report.contains("A wins 0, draws 0, losses 2"), "{report}");
+    assert!(
+        report.contains("endings: engine gave no answer in time 2"),
+        "{report}"
+    );
+    // On a clock, its time runs out.
+    let report = arena_within_a_minute(&format!(
+        "yote --a greedy --b {silent} --games 2 --clock 200+10"
+    ));
+    assert!(report.contains("A wins 2, draws 0, losses 0"), "{report}");
+    assert!(report.contains("endings: time 2"), "{report}");
+}
+
+#[cfg(unix)]
+#[test]
+fn an_engine_that_crashes_loses_the_game_and_is_started_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let crashing = scripted_engine(dir.path(), "crashing", "go*) exit 3;;");
+    let report = arena_within_a_minute(&format!(
+        "yote --a greedy --b {crashing} --games 4 --movetime 20"
+    ));
+    assert!(report.contains("A wins 4, draws 0, losses 0"), "{report}");
+    assert!(
+        report.contains("endings: engine closed its output 4"),
+        "{report}"
+    );
+}

@@ -235,6 +235,8 @@ function refused(e) {
   $('readonly').hidden = e.code !== 'damaged';
   $('actions').hidden = true;
   $('move-form').hidden = true;
+  // No moves to list, animate or set up either.
+  for (const box of [$('moves-box'), $('settings-box'), document.querySelector('.anim-ctl')]) box.hidden = true;
   if (e.code) document.body.dataset.error = e.code;
 }
 

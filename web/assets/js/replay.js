@@ -27,12 +27,26 @@ function heading() {
   document.title = `${name} · ${t('replay.title')}`;
 }
 
+// The frames hold positions only: how the game ended goes on the last one,
+// where the viewer says it (« Victoire des Rouges — … »).
+function withResult(replay, result) {
+  const last = replay.frames?.[replay.frames.length - 1];
+  if (last && result) last.result = result;
+  return replay;
+}
+
 // A game of this browser's: its frames from the engine, as the server's replay.
 async function localReplay() {
   const [store, engine] = await Promise.all([import('./local-store.js'), import('./engine-client.js')]);
   const entry = await store.get(id);
   if (!entry) throw new api.ApiError('not_found', '', 404);
-  return engine.call('frames', [entry.game]);
+  return withResult(await engine.call('frames', [entry.game]), entry.state?.result);
+}
+
+// A game of the server's: its frames, and its result from the game's state.
+async function serverReplay() {
+  const [replay, state] = await Promise.all([api.replay(id), api.getGame(id).catch(() => null)]);
+  return withResult(replay, state?.result);
 }
 
 async function start() {
@@ -42,7 +56,7 @@ async function start() {
   $('export').hidden = local;
   $('to-game').href = local ? `/partie-locale?id=${encodeURIComponent(id)}` : `/partie/${encodeURIComponent(id)}`;
   try {
-    data = await (local ? localReplay() : api.replay(id));
+    data = await (local ? localReplay() : serverReplay());
     viewer = new Viewer($('viewer'), data);
     heading();
     analysis = mountAnalysis($('viewer'), id, data, viewer);

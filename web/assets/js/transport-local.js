@@ -63,7 +63,8 @@ export function createLocalTransport(id) {
     id,
     me: () => me,
     async read() {
-      const entry = await store.get(id);
+      // No id (/partie-locale alone) names no game either, not a failure.
+      const entry = id ? await store.get(id) : null;
       if (!entry) throw new ApiError('not_found', 'no such game in this browser', 404);
       game = entry.game;
       const { state } = await call('state', [game]);

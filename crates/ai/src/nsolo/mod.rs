@@ -83,7 +83,7 @@ impl Nsolo {
                 policy,
                 captured,
             };
-            for policy in 0..policies.min(POLICY_COUNT) {
+            for policy in 0..policies.min(self.policy_count(pos)) {
                 out.push((bonus(policy as u16), order - policy as i32));
             }
             // Counted only where it may be listed: most nodes list none.
@@ -96,6 +96,16 @@ impl Nsolo {
                     out.push((bonus(POLICY_COUNT as u16 + j), order - 50));
                 }
             }
+        }
+    }
+
+    /// The bonus policies there are on `pos`'s board: all of them, or all
+    /// but the lookahead (the last) where it costs too much.
+    fn policy_count(&self, pos: &Position) -> usize {
+        if pos.size() > self.params.nsolo_lookahead_size {
+            POLICY_COUNT - 1
+        } else {
+            POLICY_COUNT
         }
     }
 
@@ -276,6 +286,19 @@ mod tests {
             spelled.insert(rules_move.to_string());
         }
         assert_eq!(spelled.len(), count);
+    }
+
+    #[test]
+    fn wide_boards_compare_every_policy_but_the_lookahead() {
+        let game = Nsolo::new(Params::default());
+        let wide = game.params.nsolo_lookahead_size + 1;
+        for (size, count) in [(8, POLICY_COUNT), (wide, POLICY_COUNT - 1)] {
+            let pos = Position::start(size).unwrap();
+            let mut root = Vec::new();
+            game.generate_at(&pos, game.params.nsolo_wide_depth, &mut root);
+            let most = root.iter().map(|(m, _)| usize::from(m.policy) + 1).max();
+            assert_eq!(most, Some(count), "4×{size}");
+        }
     }
 
     #[test]
