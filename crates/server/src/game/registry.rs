@@ -680,36 +680,17 @@ fn unexpected(answer: &Answer) -> AppError {
 mod tests {
     use super::*;
     use crate::config::Config;
-    use crate::domain::{GameKind, Opponent};
+    use crate::domain::Opponent;
     use crate::state::AppState;
-
-    fn local_yote(id: &str) -> GameRow {
-        GameRow {
-            id: id.into(),
-            kind: GameKind::Yote,
-            size: 5,
-            start_fen: palabre_rules::yote::Position::START.to_string(),
-            opponent: Opponent::Local,
-            level: palabre_ai::Level::Debutant,
-            human: None,
-            seat_hash: String::new(),
-            ended: None,
-            team_size: 1,
-            time_control: crate::clock::TimeControl::None,
-            started_at_ms: Some(1_000),
-            rematch_id: None,
-            damaged: None,
-            account: None,
-            rated: false,
-            rating_range: None,
-        }
-    }
 
     #[tokio::test]
     async fn an_owner_that_died_is_replaced_by_the_next_command() {
         let games = AppState::open(&Config::testing()).await.unwrap().games;
         let id = "0123456789ab";
-        games.create(local_yote(id), None).await.unwrap();
+        games
+            .create(GameRow::yote_for_test(id, Opponent::Local), None)
+            .await
+            .unwrap();
         assert!(games.state(id).await.is_ok());
         // The owner dies (a panic would do this): its inbox closes while
         // it is still the one listed.

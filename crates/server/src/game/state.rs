@@ -312,27 +312,13 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::GameKind;
 
     fn timed_out_game(ended: Option<Ended>) -> Game {
         let row = GameRow {
-            id: "aaaaaaaaaaaa".into(),
-            kind: GameKind::Yote,
-            size: 5,
-            start_fen: palabre_rules::yote::Position::START.to_string(),
-            opponent: Opponent::Online,
             level: palabre_ai::Level::Confirme,
-            human: None,
-            seat_hash: String::new(),
             ended,
-            team_size: 1,
             time_control: "5+3".parse().unwrap(),
-            started_at_ms: Some(1_000),
-            rematch_id: None,
-            damaged: None,
-            account: None,
-            rated: false,
-            rating_range: None,
+            ..GameRow::yote_for_test("aaaaaaaaaaaa", Opponent::Online)
         };
         let first = StoredMove {
             ply: 0,

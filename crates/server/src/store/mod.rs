@@ -61,6 +61,33 @@ pub struct GameRow {
     pub rating_range: Option<(i64, i64)>,
 }
 
+#[cfg(test)]
+impl GameRow {
+    /// A Yoté game `id` from the start, for the tests: `opponent`'s kind,
+    /// started at 1 s past the epoch, with no clock, seat or account.
+    pub fn yote_for_test(id: &str, opponent: Opponent) -> GameRow {
+        GameRow {
+            id: id.into(),
+            kind: GameKind::Yote,
+            size: 5,
+            start_fen: palabre_rules::yote::Position::START.to_string(),
+            opponent,
+            level: Level::Debutant,
+            human: None,
+            seat_hash: String::new(),
+            ended: None,
+            team_size: 1,
+            time_control: TimeControl::None,
+            started_at_ms: Some(1_000),
+            rematch_id: None,
+            damaged: None,
+            account: None,
+            rated: false,
+            rating_range: None,
+        }
+    }
+}
+
 /// A member of an online game: `position` is the order of joining.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Member {
