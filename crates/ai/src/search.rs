@@ -172,7 +172,7 @@ impl<'a, G: SearchGame> Searcher<'a, G> {
             // A root move can cost far more than the nodes between two
             // checks (an Nsolo bonus looked ahead on a wide board): the
             // clock is read before each one too.
-            if i > 0 && (self.stop.load(Ordering::Relaxed) || self.clock.hard_expired()) {
+            if i > 0 && self.told_to_stop() {
                 self.stopped = true;
                 break;
             }
@@ -235,12 +235,15 @@ impl<'a, G: SearchGame> Searcher<'a, G> {
         scored
     }
 
+    /// Whether the stop flag is up or the hard deadline has passed.
+    fn told_to_stop(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) || self.clock.hard_expired()
+    }
+
     fn tick(&mut self) {
         self.nodes += 1;
         if self.nodes & CHECK_EVERY == 0
-            && (self.stop.load(Ordering::Relaxed)
-                || self.clock.hard_expired()
-                || self.node_limit.is_some_and(|n| self.nodes >= n))
+            && (self.told_to_stop() || self.node_limit.is_some_and(|n| self.nodes >= n))
         {
             self.stopped = true;
         }
