@@ -61,5 +61,13 @@ pub trait SearchGame {
     }
     /// A compact identity of a move for the transposition table.
     fn key(&self, m: Self::Move) -> u32;
+    /// The move of `key` if [`SearchGame::generate_at`] would list it at
+    /// `depth` in `pos`, found without generating the others: the search
+    /// tries the table's move first and generates the rest only if it does
+    /// not cut. `None` (the default) makes the search generate first.
+    fn move_for_key(&self, pos: &Self::Position, depth: u32, key: u32) -> Option<Self::Move> {
+        let _ = (pos, depth, key);
+        None
+    }
     fn history_slot(&self, m: Self::Move) -> usize;
 }

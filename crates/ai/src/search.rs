@@ -44,6 +44,14 @@ pub struct SearchResult<M> {
     pub pv: Vec<M>,
 }
 
+/// A node's window and best move so far, as its moves are searched.
+struct Node {
+    alpha: i32,
+    beta: i32,
+    best_score: i32,
+    best_key: Option<u32>,
+}
+
 /// One search: its game, tables and counters.
 pub struct Searcher<'a, G: SearchGame> {
     game: &'a G,
@@ -249,14 +257,7 @@ impl<'a, G: SearchGame> Searcher<'a, G> {
         }
     }
 
-    fn negamax(
-        &mut self,
-        pos: &G::Position,
-        depth: u32,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-    ) -> i32 {
+    fn negamax(&mut self, pos: &G::Position, depth: u32, alpha: i32, beta: i32, ply: usize) -> i32 {
         self.tick();
         if self.stopped {
             return 0;
@@ -290,37 +291,50 @@ impl<'a, G: SearchGame> Searcher<'a, G> {
                 return score;
             }
         }
+        let tt_key = entry.and_then(|e| e.best);
+        let original_alpha = alpha;
+        let mut node = Node {
+            alpha,
+            beta,
+            best_score: -INFINITY,
+            best_key: None,
+        };
+        self.path.push(hash);
+        // The table's move first, before the others are generated: where it
+        // cuts, as it mostly does, the generation is saved.
+        let first = tt_key.and_then(|k| self.game.move_for_key(pos, depth, k));
+        let cut = first.is_some_and(|m| self.visit(&mut node, pos, m, depth, ply, 0));
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         moves.clear();
-        self.game.generate_at(pos, depth, &mut moves);
-        if moves.is_empty() {
-            self.buffers[ply] = moves;
-            return -(WIN - ply as i32);
-        }
-        self.score_moves(&mut moves, entry.and_then(|e| e.best), ply);
-        let original_alpha = alpha;
-        let (mut best_score, mut best_key) = (-INFINITY, None);
-        self.path.push(hash);
-        for i in 0..moves.len() {
-            pick_next(&mut moves, i);
-            let m = moves[i].0;
-            let child = self.game.play(pos, m);
-            let score =
-                self.search_child(&child, depth, alpha, beta, ply, i, self.game.is_noisy(m));
-            if self.stopped {
-                break;
+        if !cut {
+            self.game.generate_at(pos, depth, &mut moves);
+            if moves.is_empty() {
+                self.path.pop();
+                self.buffers[ply] = moves;
+                return -(WIN - ply as i32);
             }
-            if score > best_score {
-                (best_score, best_key) = (score, Some(self.game.key(m)));
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        self.reward(m, depth, ply);
-                        break;
-                    }
+            self.score_moves(&mut moves, tt_key, ply);
+            let start = match first {
+                // Where the loop would have picked it: the rest keep their order.
+                Some(m) => {
+                    let j = moves.iter().position(|&(g, _)| g == m);
+                    moves.swap(0, j.expect("the table's move is generated"));
+                    1
+                }
+                None => 0,
+            };
+            for i in start..moves.len() {
+                pick_next(&mut moves, i);
+                if self.visit(&mut node, pos, moves[i].0, depth, ply, i) {
+                    break;
                 }
             }
         }
+        let Node {
+            best_score,
+            best_key,
+            ..
+        } = node;
         self.path.pop();
         self.buffers[ply] = moves;
         if !self.stopped {
@@ -341,6 +355,36 @@ impl<'a, G: SearchGame> Searcher<'a, G> {
             });
         }
         best_score
+    }
+
+    /// Searches move `m`, the `index`th at its node, and keeps it in `node`
+    /// if it is the best yet; true when the node is done (a cut, or a stop).
+    fn visit(
+        &mut self,
+        node: &mut Node,
+        pos: &G::Position,
+        m: G::Move,
+        depth: u32,
+        ply: usize,
+        index: usize,
+    ) -> bool {
+        let child = self.game.play(pos, m);
+        let noisy = self.game.is_noisy(m);
+        let score = self.search_child(&child, depth, node.alpha, node.beta, ply, index, noisy);
+        if self.stopped {
+            return true;
+        }
+        if score > node.best_score {
+            (node.best_score, node.best_key) = (score, Some(self.game.key(m)));
+            if score > node.alpha {
+                node.alpha = score;
+                if node.alpha >= node.beta {
+                    self.reward(m, depth, ply);
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     /// The first move gets a full window; later ones a null window, reduced

@@ -7,7 +7,7 @@
 mod bonus;
 mod eval;
 
-use palabre_rules::nsolo::{self, Bonus, Pit, Position};
+use palabre_rules::nsolo::{self, Bonus, Pit, Position, Sowing};
 
 use crate::game::NOISY;
 use crate::{Params, SearchGame};
@@ -57,7 +57,7 @@ impl Nsolo {
         &self,
         pos: &Position,
         noisy_only: bool,
-        (policies, every): (usize, usize),
+        limits: (usize, usize),
         out: &mut Vec<(NsoloMove, i32)>,
     ) {
         for (i, sowing) in pos.sowing_ends() {
@@ -75,28 +75,60 @@ impl Nsolo {
                 }
                 continue;
             }
-            let choosing = sowing.required > 0 && !noisy_only;
-            let policies = if choosing { policies } else { 1 };
             let order = NOISY + 100 * (i32::from(captured) + i32::from(sowing.required));
             let bonus = |policy: u16| NsoloMove {
                 origin: i as u8,
                 policy,
                 captured,
             };
-            for policy in 0..policies.min(self.policy_count(pos)) {
-                out.push((bonus(policy as u16), order - policy as i32));
+            let (policies, every) = self.listed(pos, (i, sowing), noisy_only, limits);
+            for policy in 0..policies {
+                out.push((bonus(policy), order - i32::from(policy)));
             }
-            // Counted only where it may be listed: most nodes list none.
-            let listed = (choosing && every > 0)
-                .then(|| pos.sow(i).expect("it sowed").count_bonuses())
-                .filter(|&count| count <= every as u128);
-            if let Some(count) = listed {
-                // Every distribution too, after the policies' own.
-                for j in 0..count as u16 {
-                    out.push((bonus(POLICY_COUNT as u16 + j), order - 50));
-                }
+            // Every distribution too, after the policies' own.
+            for j in 0..every {
+                out.push((bonus(POLICY_COUNT as u16 + j), order - 50));
             }
         }
+    }
+
+    /// For the capture sowing from circuit index `i`: how many policies are
+    /// listed, and how many distributions (each of them, or none).
+    fn listed(
+        &self,
+        pos: &Position,
+        (i, sowing): (usize, Sowing),
+        noisy_only: bool,
+        (policies, every): (usize, usize),
+    ) -> (u16, u16) {
+        let choosing = sowing.required > 0 && !noisy_only;
+        let policies = if choosing { policies } else { 1 };
+        let policies = policies.min(self.policy_count(pos)) as u16;
+        // Counted only where it may be listed: most nodes list none.
+        let count = (choosing && every > 0)
+            .then(|| pos.sow(i).expect("it sowed").count_bonuses())
+            .filter(|&count| count <= every as u128);
+        (policies, count.map_or(0, |c| c as u16))
+    }
+
+    /// Whether [`Nsolo::push_moves`], given `limits`, lists `policy` for the
+    /// sowing from circuit index `i`.
+    fn lists(
+        &self,
+        pos: &Position,
+        sowing: (usize, Sowing),
+        limits: (usize, usize),
+        policy: u16,
+    ) -> bool {
+        if sowing.1.captured == 0 {
+            return policy == 0;
+        }
+        if usize::from(policy) < POLICY_COUNT {
+            // The policies are listed first: no need to count distributions.
+            return policy < self.listed(pos, sowing, false, (limits.0, 0)).0;
+        }
+        let rank = policy - POLICY_COUNT as u16;
+        rank < self.listed(pos, sowing, false, limits).1
     }
 
     /// The bonus policies there are on `pos`'s board: all of them, or all
@@ -162,6 +194,21 @@ impl SearchGame for Nsolo {
 
     fn generate_at(&self, pos: &Position, depth: u32, out: &mut Vec<(NsoloMove, i32)>) {
         self.push_moves(pos, false, self.bonuses_at(depth), out);
+    }
+
+    fn move_for_key(&self, pos: &Position, depth: u32, key: u32) -> Option<NsoloMove> {
+        let i = (key & 0xff) as usize;
+        let policy = u16::try_from(key >> 8).ok()?;
+        if i >= pos.circuit_len() || pos.candidate_mask() & (1 << i) == 0 {
+            return None;
+        }
+        let sowing = pos.sowing(i)?;
+        self.lists(pos, (i, sowing), self.bonuses_at(depth), policy)
+            .then_some(NsoloMove {
+                origin: i as u8,
+                policy,
+                captured: sowing.captured,
+            })
     }
 
     fn generate_noisy(&self, pos: &Position, out: &mut Vec<(NsoloMove, i32)>) {
@@ -298,6 +345,33 @@ mod tests {
             game.generate_at(&pos, game.params.nsolo_wide_depth, &mut root);
             let most = root.iter().map(|(m, _)| usize::from(m.policy) + 1).max();
             assert_eq!(most, Some(count), "4×{size}");
+        }
+    }
+
+    #[test]
+    fn a_key_gives_back_its_move_where_it_is_listed_and_nothing_elsewhere() {
+        let (game, pos, _) = with_bonus();
+        let inner = game.params.nsolo_inner_depth;
+        for depth in [0, game.params.nsolo_wide_depth, inner] {
+            let mut moves = Vec::new();
+            game.generate_at(&pos, depth, &mut moves);
+            let listed: Vec<u32> = moves.iter().map(|&(m, _)| game.key(m)).collect();
+            for (m, _) in &moves {
+                assert_eq!(game.move_for_key(&pos, depth, game.key(*m)), Some(*m));
+            }
+            // Every origin with every policy and distribution up to past the
+            // largest listed: only the listed ones come back.
+            for origin in 0..80u32 {
+                for policy in 0..POLICY_COUNT as u32 + 2_100 {
+                    let key = origin | policy << 8;
+                    let found = game.move_for_key(&pos, depth, key);
+                    assert_eq!(
+                        found.is_some(),
+                        listed.contains(&key),
+                        "{key:#x} at {depth}"
+                    );
+                }
+            }
         }
     }
 

@@ -34,7 +34,9 @@ pub struct Sowing {
 /// of the side's window, always empty) from `start`; returns the last pit,
 /// or `None` if endless. The whole window is copied and compared: a fixed
 /// size the compiler does inline, where a `len`-long slice calls `memcpy`.
-fn sow_circuit(
+/// `HASHED` keeps `hash` up to date; a generator that only wants the end
+/// skips it, a load and an add for every stone sown.
+fn sow_circuit<const HASHED: bool>(
     cells: &mut [u8; MAX_CIRCUIT],
     len: usize,
     keys: &[u64],
@@ -42,7 +44,7 @@ fn sow_circuit(
     hash: &mut u64,
 ) -> Option<usize> {
     let mut pos = start;
-    let mut hand = lift(cells, keys, pos, hash);
+    let mut hand = lift::<HASHED>(cells, keys, pos, hash);
     // Brent's saved state, first taken after one lift: a sowing that ends
     // in its first lap, the most common, never copies. A cycle through the
     // start is still found, from a state on it one power of two later.
@@ -55,12 +57,14 @@ fn sow_circuit(
                 pos = 0;
             }
             cells[pos] += 1;
-            *hash = hash.wrapping_add(keys[pos]);
+            if HASHED {
+                *hash = hash.wrapping_add(keys[pos]);
+            }
         }
         if cells[pos] == 1 {
             return Some(pos);
         }
-        hand = lift(cells, keys, pos, hash);
+        hand = lift::<HASHED>(cells, keys, pos, hash);
         if saved_pos == Some(pos) && *cells == saved {
             return None;
         }
@@ -72,10 +76,12 @@ fn sow_circuit(
     }
 }
 
-fn lift(cells: &mut [u8], keys: &[u64], pos: usize, hash: &mut u64) -> u8 {
+fn lift<const HASHED: bool>(cells: &mut [u8], keys: &[u64], pos: usize, hash: &mut u64) -> u8 {
     let hand = cells[pos];
     cells[pos] = 0;
-    *hash = hash.wrapping_sub(u64::from(hand).wrapping_mul(keys[pos]));
+    if HASHED {
+        *hash = hash.wrapping_sub(u64::from(hand).wrapping_mul(keys[pos]));
+    }
     hand
 }
 
@@ -108,8 +114,7 @@ impl Position {
         let mut window: [u8; MAX_CIRCUIT] = self.cells[base..base + MAX_CIRCUIT]
             .try_into()
             .expect("a side's window");
-        let keys = &keys::PIT[base..base + len];
-        let end = sow_circuit(&mut window, len, keys, i, &mut 0)?;
+        let end = sow_circuit::<false>(&mut window, len, &[], i, &mut 0)?;
         let (captured, required) = self.capture_at(end);
         Some(Sowing {
             end,
@@ -173,7 +178,7 @@ impl Position {
         let window = (&mut pos.cells[base..base + MAX_CIRCUIT])
             .try_into()
             .expect("a side's window");
-        let end = sow_circuit(window, len, keys, i, &mut hash)?;
+        let end = sow_circuit::<true>(window, len, keys, i, &mut hash)?;
         pos.pit_hash = hash;
         let (captured, required) = self.capture_at(end);
         if let Some(slot) = self.front(end).filter(|_| captured > 0) {
@@ -470,12 +475,17 @@ mod tests {
                     let mut window = [0u8; MAX_CIRCUIT];
                     window[..len].copy_from_slice(&cells);
                     let mut hash = 0;
-                    let got = sow_circuit(&mut window, len, &keys::PIT[..len], start, &mut hash);
+                    let got =
+                        sow_circuit::<true>(&mut window, len, &keys::PIT[..len], start, &mut hash);
                     assert_eq!(got, expected, "{cells:?} from {start}");
                     if got.is_some() {
                         assert_eq!(&window[..len], &plain[..], "{cells:?} from {start}");
                     }
                     endless += usize::from(got.is_none());
+                    let mut unhashed = [0u8; MAX_CIRCUIT];
+                    unhashed[..len].copy_from_slice(&cells);
+                    let plain_end = sow_circuit::<false>(&mut unhashed, len, &[], start, &mut 0);
+                    assert_eq!(plain_end, got, "unhashed, {cells:?} from {start}");
                 }
             }
         }
