@@ -82,6 +82,15 @@ export async function newPage(browser, width = 1280, height = 800, locale = 'fr-
   return context.newPage();
 }
 
+/** Every error the page logs to its console from now on (a failed
+ * request's status among them) and every uncaught exception, as text. */
+export function consoleErrors(page) {
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(`${m.text()} (${m.location().url})`); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  return errors;
+}
+
 export async function shot(page, name) {
   await page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true });
 }

@@ -439,6 +439,12 @@ fn unless_gone(result: anyhow::Result<()>) -> anyhow::Result<()> {
 /// given up: a hung engine must not hang the arena.
 const ANSWER_GRACE: Duration = Duration::from_secs(2);
 
+/// How long a new engine may take to answer its first `isready`: one that
+/// starts but never gets ready must not hang the arena either. Generous,
+/// as `palabre engine --tables` reads its tables (1.33 GB at 9 balls)
+/// before it reads a command.
+const READY_WAIT: Duration = Duration::from_secs(10);
+
 /// A child process speaking the engine protocol.
 pub struct Engine {
     command: String,
@@ -452,6 +458,9 @@ pub struct Engine {
     pondering: Option<Pondering>,
     /// Why it can no longer be used, if it cannot.
     gone: Option<Gone>,
+    /// Started and no game begun since: one that did not get ready loses
+    /// its first game rather than be started again at once.
+    fresh: bool,
 }
 
 /// Reads `output`'s lines into a channel until it ends.
@@ -510,17 +519,31 @@ impl Engine {
             output,
             pondering: None,
             gone: None,
+            fresh: true,
         };
         engine.send("isready")?;
-        engine.wait_for("readyok", None)?;
+        // Silent past READY_WAIT, it is gone as an engine silent on a move
+        // is: its next move reports it, and its side loses that game.
+        match engine.wait_for("readyok", Some(Instant::now() + READY_WAIT)) {
+            Err(e) if matches!(e.downcast_ref::<Gone>(), Some(Gone::Silent)) => {}
+            ready => {
+                ready?;
+            }
+        }
         Ok(engine)
     }
 
-    /// Readies the engine for a new game; one that is gone is started again.
+    /// Readies the engine for a new game; one that is gone is started
+    /// again, unless it was just started.
     fn new_game(&mut self) -> anyhow::Result<()> {
+        let fresh = std::mem::replace(&mut self.fresh, false);
         let ready = self.end_ponder().and_then(|()| self.send("newgame"));
         if self.gone.is_some() {
-            *self = Engine::spawn(&self.command)?;
+            if !fresh {
+                *self = Engine::spawn(&self.command)?;
+                // Started for this game: gone by its end, it starts again.
+                self.fresh = false;
+            }
             return Ok(());
         }
         ready

@@ -515,6 +515,32 @@ fn an_engine_that_never_answers_loses_each_game_and_the_match_ends() {
     assert!(report.contains("endings: time 2"), "{report}");
 }
 
+/// An engine command that starts, reads every line and answers none, not
+/// even `isready`.
+#[cfg(unix)]
+fn deaf_engine(dir: &std::path::Path) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let script = dir.join("deaf.sh");
+    std::fs::write(&script, "#!/bin/sh\nwhile read -r l; do :; done\n").unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    format!("engine:{}", script.display())
+}
+
+#[cfg(unix)]
+#[test]
+fn an_engine_that_never_gets_ready_loses_each_game_and_the_match_ends() {
+    let dir = tempfile::tempdir().unwrap();
+    let deaf = deaf_engine(dir.path());
+    let report = arena_within_a_minute(&format!(
+        "yote --a {deaf} --b greedy --games 2 --movetime 20"
+    ));
+    assert!(report.contains("A wins 0, draws 0, losses 2"), "{report}");
+    assert!(
+        report.contains("endings: engine gave no answer in time 2"),
+        "{report}"
+    );
+}
+
 #[cfg(unix)]
 #[test]
 fn an_engine_that_crashes_loses_the_game_and_is_started_again() {

@@ -2,12 +2,14 @@
 //! some positions, for the replay page's analysis. The browser's engine has
 //! no tables (they weigh hundreds of megabytes), so the page asks here for
 //! the positions of a game and shows « gagnant en N » or « nulle » where
-//! the tables hold them. Reading only: no game is touched.
+//! the tables hold them. Reading only: no game is touched. `GET` on the
+//! same path says whether this server has tables at all, so that a page
+//! asks only one that has (a 404 would show in the browser's console).
 
 use std::sync::Arc;
 
 use axum::extract::State;
-use axum::routing::post;
+use axum::routing::get;
 use axum::{Json, Router};
 use palabre_ai::tables::Tables;
 use palabre_rules::yote;
@@ -18,7 +20,29 @@ use crate::error::AppError;
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
-    Router::new().route("/api/tables/yote", post(probe))
+    Router::new().route("/api/tables/yote", get(available).post(probe))
+}
+
+/// Whether this server has Yoté endgame tables (`--tables`).
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct Availability {
+    /// `false` when the server runs without `--tables`: a probe would
+    /// answer 404 `no_tables`.
+    pub available: bool,
+}
+
+/// Whether the server has Yoté endgame tables to probe.
+#[utoipa::path(
+    get,
+    path = "/api/tables/yote",
+    operation_id = "tablesAvailable",
+    tag = "tables",
+    responses((status = 200, description = "Whether there are tables", body = Availability))
+)]
+pub async fn available(State(app): State<AppState>) -> Json<Availability> {
+    Json(Availability {
+        available: app.games.thinker().tables().is_some(),
+    })
 }
 
 /// The most positions one request may ask about: a long game's every ply

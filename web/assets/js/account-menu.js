@@ -1,8 +1,10 @@
 // The account in every page's header, beside the language switch:
 // « Se connecter » for a guest, else the player's name (to their profile)
-// and « Déconnexion ». GET /api/account is asked once a page: the pages
+// and « Déconnexion ». GET /api/session is asked once a page: the pages
 // that need the account too (new game, lobby, the game page, « Mes
-// parties ») share the same answer through signedIn().
+// parties ») share the same answer through signedIn(). Not GET
+// /api/account, which answers a guest 401: every guest's page would log
+// that failed request in the console.
 
 import { t, has, localPath } from './i18n.js';
 import * as api from './api.js';
@@ -13,7 +15,7 @@ let who; // the account, null for a guest, undefined until known
 /** The signed-in account ({username, bot, ratings}), or null for a guest
  * (and when the server cannot say). */
 export function signedIn() {
-  asked ??= api.account().catch(() => null);
+  asked ??= api.session().then((s) => s.account).catch(() => null);
   return asked;
 }
 

@@ -12,7 +12,7 @@ import { errorText } from './errors.js';
 import { EvalGraph, FORCED } from './eval-graph.js';
 import { cellsOf } from './places.js';
 import { el } from './online.js';
-import { probeTables } from './api.js';
+import { probeTables, tablesAvailable } from './api.js';
 
 const SIGNS = { inaccuracy: '?!', mistake: '?', blunder: '??' };
 /** The side whose point of view the graph takes. */
@@ -128,12 +128,15 @@ export class Analysis {
   }
 
   // Yoté endings: the server's tables know the exact result. A server
-  // without tables (404) or no server at all (offline) leaves them out.
+  // without tables or no server at all (offline) leaves them out; the page
+  // asks first whether there are any, as a probe's 404 would show in the
+  // console.
   async askTables() {
     if (this.data.game !== 'yote' || this.verdicts.length) return;
     const fens = this.frames.map((f) => f.fen);
     const verdicts = [];
     try {
+      if (!(await tablesAvailable()).available) return;
       for (let i = 0; i < fens.length; i += TABLES_CHUNK) {
         verdicts.push(...(await probeTables(fens.slice(i, i + TABLES_CHUNK))).positions);
       }

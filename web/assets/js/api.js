@@ -55,6 +55,7 @@ export const records = () => call('GET', '/api/records');
 export const replay = (id) => call('GET', `${game(id)}/replay`);
 export const importText = (text) => call('POST', '/api/import', { text });
 export const uploadRecord = (body) => call('POST', '/api/records', { body });
+export const tablesAvailable = () => call('GET', '/api/tables/yote');
 export const probeTables = (positions) => call('POST', '/api/tables/yote', { body: { positions } });
 export const exportUrl = (id) => `${game(id)}/export`;
 export const socketUrl = (id) => `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${game(id)}/ws`;
@@ -63,7 +64,7 @@ export const socketUrl = (id) => `${location.protocol === 'https:' ? 'wss' : 'ws
 export const signup = (username, password) => call('POST', '/api/account/signup', { body: { username, password } });
 export const login = (username, password) => call('POST', '/api/account/login', { body: { username, password } });
 export const logout = () => call('POST', '/api/account/logout');
-export const account = () => call('GET', '/api/account');
+export const session = () => call('GET', '/api/session');
 export const accountGames = () => call('GET', '/api/account/games');
 export const changePassword = (password, newPassword) => call('POST', '/api/account/password', { body: { password, new_password: newPassword } });
 export const deleteAccount = (password) => call('DELETE', '/api/account', { body: { password } });

@@ -7,6 +7,7 @@
 
 import { svgEl, ensureDefs, PEBBLES } from './svg.js';
 import { t } from './i18n.js';
+import { RovingFocus } from './roving-focus.js';
 
 const ROWS = ['A', 'B', 'C', 'D'];
 const P = 100;
@@ -39,6 +40,7 @@ export class NsoloBoard {
     this.view = { rows: null, legal: [], flipped: false, last: null, interactive: false, turn: 'south', hint: [], marks: [] };
     this.n = 0;
     this.bonus = null;
+    this.roving = new RovingFocus(host);
     this.scroller = document.createElement('div');
     this.scroller.className = 'nsolo-scroll';
     host.append(this.scroller);
@@ -75,7 +77,7 @@ export class NsoloBoard {
     for (const row of ['D', 'C', 'B', 'A']) {
       for (let c = 1; c <= n; c++) {
         const name = row + c;
-        const g = svgEl('g', { 'data-pit': name, 'data-count': '0', class: 'pit', role: 'button', tabindex: '0' }, pg);
+        const g = svgEl('g', { 'data-pit': name, 'data-count': '0', class: 'pit', role: 'button', tabindex: '-1' }, pg);
         svgEl('circle', { r: 47, class: 'ring' }, g);
         svgEl('circle', { r: 41, class: 'hollow', fill: 'url(#hollow)', filter: 'url(#inset)' }, g);
         const stones = svgEl('g', { class: 'stones' }, g);
@@ -105,14 +107,17 @@ export class NsoloBoard {
     this.render();
   }
 
-  center(name) {
+  // Row and column on screen, from the top left.
+  place(name) {
     const row = ROWS.indexOf(name[0]);
     const c = +name.slice(1);
     const f = this.view.flipped;
-    const i = f ? row : 3 - row; // index from the top
-    const x = LM + P * (f ? this.n - c : c - 1) + P / 2;
-    const y = TM + P * i + P / 2 + (i >= 2 ? GAP : 0);
-    return [x, y];
+    return [f ? row : 3 - row, f ? this.n - c : c - 1];
+  }
+
+  center(name) {
+    const [i, j] = this.place(name);
+    return [LM + P * j + P / 2, TM + P * i + P / 2 + (i >= 2 ? GAP : 0)];
   }
 
   count(name) {
@@ -127,17 +132,6 @@ export class NsoloBoard {
       return this.click(p.dataset.pit);
     }
     if (e.key === 'Escape') return this.cancel();
-    const d = { ArrowUp: [1, 0], ArrowDown: [-1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[e.key];
-    if (!d) return;
-    e.preventDefault();
-    const s = this.view.flipped ? -1 : 1;
-    const r = ROWS.indexOf(p.dataset.pit[0]) + d[0] * s;
-    const c = +p.dataset.pit.slice(1) + d[1] * s;
-    if (r >= 0 && r < 4 && c >= 1 && c <= this.n) {
-      const g = this.pits[ROWS[r] + c].g;
-      g.focus();
-      g.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
-    }
   }
 
   picked(name) {
@@ -271,6 +265,7 @@ export class NsoloBoard {
     const m = this.modes();
     this.svg.classList.toggle('interactive', !!v.interactive);
     this.svg.setAttribute('aria-label', t('nsolo.boardLabel'));
+    const cells = [];
     const [south, north] = this.terr.children;
     const sy = Math.min(this.center('A1')[1], this.center('B1')[1]) - P / 2 + 2;
     const ny = Math.min(this.center('C1')[1], this.center('D1')[1]) - P / 2 + 2;
@@ -290,7 +285,10 @@ export class NsoloBoard {
       if (/ sel/.test(cls)) label += t('board.selected');
       if (took) label += t('nsolo.picked', { n: took });
       p.g.setAttribute('aria-label', label);
+      const [row, col] = this.place(name);
+      cells.push({ el: p.g, row, col, playable: / (can|cand)/.test(cls) });
     }
+    this.roving.layout(cells);
     this.renderCoords();
     this.renderBar();
     this.checkScroll();

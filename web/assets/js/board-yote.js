@@ -7,6 +7,7 @@
 import { svgEl, ensureDefs, ball } from './svg.js';
 import { t } from './i18n.js';
 import { shake } from './board-nsolo.js';
+import { RovingFocus } from './roving-focus.js';
 
 const FILES = 'abcde';
 const W = 560;
@@ -47,7 +48,7 @@ export class YoteBoard {
     for (let r = 5; r >= 1; r--) {
       for (let f = 0; f < 5; f++) {
         const name = FILES[f] + r;
-        const g = svgEl('g', { 'data-cell': name, class: 'hole', role: 'button', tabindex: '0' }, hg);
+        const g = svgEl('g', { 'data-cell': name, class: 'hole', role: 'button', tabindex: '-1' }, hg);
         svgEl('circle', { r: 47, class: 'ring' }, g);
         svgEl('circle', { r: 40, class: 'hollow', fill: 'url(#hollow)', filter: 'url(#inset)' }, g);
         const b = ball(g, 'none', 33);
@@ -78,6 +79,7 @@ export class YoteBoard {
 
     this.svg.addEventListener('click', (e) => this.onClick(e));
     this.svg.addEventListener('keydown', (e) => this.onKey(e));
+    this.roving = new RovingFocus(host);
     this.render();
   }
 
@@ -92,12 +94,16 @@ export class YoteBoard {
     this.render();
   }
 
-  // Centre of a hole in SVG units.
-  center(name) {
+  // Row and column of a hole on screen, from the top left.
+  place(name) {
     const f = FILES.indexOf(name[0]);
     const r = +name[1];
-    const col = this.view.flipped ? 4 - f : f;
-    const row = this.view.flipped ? r - 1 : 5 - r;
+    return this.view.flipped ? [r - 1, 4 - f] : [5 - r, f];
+  }
+
+  // Centre of a hole in SVG units.
+  center(name) {
+    const [row, col] = this.place(name);
     return [80 + 100 * col, this.oy + 80 + 100 * row];
   }
 
@@ -134,14 +140,6 @@ export class YoteBoard {
       return;
     }
     if (e.key === 'Escape') return this.cancel();
-    const d = { ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] }[e.key];
-    if (!d || !cell) return;
-    e.preventDefault();
-    const s = this.view.flipped ? -1 : 1;
-    const name = cell.dataset.cell;
-    const f = FILES.indexOf(name[0]) + d[0] * s;
-    const r = +name[1] + d[1] * s;
-    if (f >= 0 && f < 5 && r >= 1 && r <= 5) this.holes[FILES[f] + r].g.focus();
   }
 
   cancel() {
@@ -266,6 +264,7 @@ export class YoteBoard {
     const m = this.modes();
     this.svg.classList.toggle('interactive', !!v.interactive);
     this.svg.setAttribute('aria-label', t('yote.boardLabel'));
+    const cells = [];
     for (const [name, h] of Object.entries(this.holes)) {
       const [x, y] = this.center(name);
       h.g.setAttribute('transform', `translate(${x} ${y})`);
@@ -278,7 +277,10 @@ export class YoteBoard {
       if (/ (sel|chosen)/.test(cls)) label += t('board.selected');
       if (/ jumped-mark/.test(cls)) label += t('yote.jumpedLabel');
       h.g.setAttribute('aria-label', label);
+      const [row, col] = this.place(name);
+      cells.push({ el: h.g, row, col, playable: / (can|open|target|cand)/.test(cls) });
     }
+    this.roving.layout(cells);
     this.renderCoords();
     if (this.trays) this.renderTrays();
     if (this.prompt) this.renderPrompt();

@@ -1,6 +1,6 @@
 //! `/api/account`: sign up, log in and out, read one's account, change the
 //! password, delete the account, export one's data, list one's games, and
-//! personal API tokens.
+//! personal API tokens; and `/api/session`, who is signed in, if anyone.
 
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -34,6 +34,7 @@ const SCOPES: &[&str] = &["bot:play"];
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/api/account", get(me).delete(delete_account))
+        .route("/api/session", get(session_account))
         .route("/api/account/signup", post(signup))
         .route("/api/account/login", post(login))
         .route("/api/account/logout", post(logout))
@@ -174,13 +175,43 @@ async fn logout(session: Session) -> Result<StatusCode, AppError> {
     )
 )]
 async fn me(State(app): State<AppState>, viewer: Viewer) -> Result<Json<Value>, AppError> {
-    let account = viewer.account()?;
+    Ok(Json(account_json(&app, viewer.account()?).await?))
+}
+
+/// Who is signed in: `{"account": …}` as `GET /api/account` answers it, or
+/// `{"account": null}` for a guest. Every page asks on load, and a guest
+/// there is no error: an answer of 401 would show in the browser's console.
+#[utoipa::path(
+    get,
+    path = "/api/session",
+    operation_id = "session",
+    tag = "accounts",
+    security((), ("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "The account, or null for a guest", body = crate::openapi::shapes::SessionAccount),
+        (status = 401, response = crate::openapi::ApiError),
+        (status = 503, response = crate::openapi::ApiError),
+    )
+)]
+async fn session_account(
+    State(app): State<AppState>,
+    viewer: Viewer,
+) -> Result<Json<Value>, AppError> {
+    let account = match &viewer.0 {
+        Some(account) => account_json(&app, account).await?,
+        None => Value::Null,
+    };
+    Ok(Json(json!({ "account": account })))
+}
+
+/// An account as `GET /api/account` shows it.
+async fn account_json(app: &AppState, account: &Account) -> Result<Value, AppError> {
     let ratings = every_pool(&app.store().ratings(account.id).await?);
-    Ok(Json(json!({
+    Ok(json!({
         "username": account.username,
         "bot": account.bot,
         "ratings": ratings,
-    })))
+    }))
 }
 
 /// The password now and the new one.

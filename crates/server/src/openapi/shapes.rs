@@ -322,6 +322,14 @@ pub struct Me {
     pub ratings: BTreeMap<String, Rating>,
 }
 
+/// Who is signed in (`GET /api/session`).
+#[derive(Debug, serde::Serialize, ToSchema)]
+pub struct SessionAccount {
+    /// `null` for a guest.
+    #[schema(required)]
+    pub account: Option<Me>,
+}
+
 /// A point of one's rating history, with its pool.
 #[derive(Debug, serde::Serialize, ToSchema)]
 pub struct PoolPoint {
