@@ -415,6 +415,7 @@ pub async fn joiner(
                 .into_iter()
                 .map(|(pool, r)| (pool, r.rating))
                 .collect(),
+            seat: None,
         },
         None => Joiner {
             name: name
@@ -423,6 +424,7 @@ pub async fn joiner(
             account: None,
             bot: false,
             ratings: Vec::new(),
+            seat: None,
         },
     })
 }
@@ -729,12 +731,14 @@ pub async fn rematch(
     match act(games, id, key, Action::Rematch).await?.done {
         Done::Rematch {
             id,
-            seat: Some(seat),
+            seat,
+            created: true,
             ..
         } => Ok((id, seat)),
         Done::Rematch {
             id,
-            seat: None,
+            seat,
+            created: false,
             side,
             name,
             account,
@@ -745,6 +749,7 @@ pub async fn rematch(
                 account,
                 bot,
                 ratings: Vec::new(),
+                seat: Some(seat),
             };
             let joined = join_game(games, &id, joiner, Some(side)).await?;
             Ok((id, joined.seat))

@@ -189,11 +189,8 @@ async fn connection(
             return close(&mut out, 1008, "refused", write).await;
         }
     };
-    let role = sub.role;
+    // The subscription's presence goes back when `serve` drops it.
     serve(&app, &id, seat, sub, &mut out, &mut inbox).await;
-    if let Some(role) = role {
-        app.games.leave(&id, role).await;
-    }
 }
 
 /// Relays states out and actions in until either side stops.
@@ -208,7 +205,9 @@ async fn serve(
     let limits = &app.guards.limits;
     let write = limits.socket_write;
     let Subscription {
-        now, mut updates, ..
+        presence: _presence,
+        now,
+        mut updates,
     } = sub;
     if !send(out, Message::Text(state_message(&now).into()), write).await {
         return;

@@ -36,6 +36,19 @@ pub fn seat_hash(seat: &str) -> String {
     hex::encode(Sha256::digest(seat.as_bytes()))
 }
 
+/// The seat in game `game` that follows from the secret `seat` held in
+/// another game (a rematch): as secret as `seat`, and the same each time, so
+/// that its holder asking again finds their place rather than a second one.
+pub fn follow_on_seat(seat: &str, game: &str) -> String {
+    let mut digest = Sha256::new();
+    for part in ["palabre follow-on seat", game, seat.trim()] {
+        digest.update(part.as_bytes());
+        digest.update([0]);
+    }
+    // As long as a random seat (`random_token(16)`).
+    hex::encode(&digest.finalize()[..16])
+}
+
 /// The seat in `Authorization: Bearer <seat>`, if the header is there.
 pub fn bearer(headers: &HeaderMap) -> Option<String> {
     headers

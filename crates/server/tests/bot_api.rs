@@ -425,3 +425,132 @@ async fn a_flood_of_challenges_is_throttled() {
     assert_eq!((status.as_u16(), common::code(&v)), (429, "rate_limited"));
     assert!(retry.is_some_and(|s| s >= 1), "Retry-After: {retry:?}");
 }
+
+/// A server in memory and its store, where a test can make writes fail.
+async fn serve_store() -> (String, palabre_server::AppState) {
+    let (addr, state) = common::serve_state(Limits::unlimited()).await;
+    (format!("http://{addr}"), state)
+}
+
+/// Runs `sql` on the test's database (SQLite in memory: one connection).
+async fn exec(state: &palabre_server::AppState, sql: &str) {
+    sqlx::query(sql)
+        .execute(state.store().pool())
+        .await
+        .unwrap_or_else(|e| panic!("{sql}: {e}"));
+}
+
+/// A challenge from `awa` to `kofi` accepted: its game's id.
+async fn challenge_game(awa: &Player, kofi: &Player) -> String {
+    let (status, c) = awa
+        .call("POST", "/api/challenge/kofi", Some(json!({"game": "yote"})))
+        .await;
+    assert_eq!(status, 201, "{c}");
+    let id = c["id"].as_str().unwrap().to_owned();
+    let (status, v) = kofi
+        .call("POST", &format!("/api/challenge/{id}/accept"), None)
+        .await;
+    assert_eq!(status, 200, "{v}");
+    id
+}
+
+/// Whether `name` shows as present in game `id`.
+async fn present(player: &Player, id: &str, name: &str) -> bool {
+    let (_, state) = player.call("GET", &format!("/api/games/{id}"), None).await;
+    let teams = state["teams"].as_object().expect("teams").clone();
+    teams
+        .values()
+        .flat_map(|team| team.as_array().unwrap().clone())
+        .find(|m| m["name"] == name)
+        .unwrap_or_else(|| panic!("{name} plays in {state}"))["online"]
+        == true
+}
+
+/// A game stream that fails after its subscription (here the ratings of
+/// `gameFull` cannot be read) does not leave its player present for good.
+#[tokio::test]
+async fn a_game_stream_that_fails_before_it_starts_leaves_no_presence_behind() {
+    let (base, state) = serve_store().await;
+    let awa = Player::new(&base, "awa").await;
+    let kofi = Player::new(&base, "kofi").await;
+    let game = challenge_game(&awa, &kofi).await;
+    assert!(!present(&awa, &game, "awa").await);
+
+    exec(&state, "ALTER TABLE ratings RENAME TO ratings_away").await;
+    let (status, v) = awa
+        .call("GET", &format!("/api/bot/game/stream/{game}"), None)
+        .await;
+    exec(&state, "ALTER TABLE ratings_away RENAME TO ratings").await;
+    assert_eq!(status, 500, "{v}");
+    for _ in 0..100 {
+        if !present(&awa, &game, "awa").await {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("a stream that never began keeps awa present");
+}
+
+/// An accept that hits a storage error half-way (the challenged player's
+/// place, or the challenge's own answer, not written) is finished by the
+/// next accept, rather than leaving the challenge unacceptable for good.
+#[tokio::test]
+async fn an_accept_that_failed_half_way_is_finished_by_the_next() {
+    let (base, state) = serve_store().await;
+    let awa = Player::new(&base, "awa").await;
+    let kofi = Player::new(&base, "kofi").await;
+    let (kofi_id,): (i64,) = sqlx::query_as("SELECT id FROM accounts WHERE username = 'kofi'")
+        .fetch_one(state.store().pool())
+        .await
+        .unwrap();
+    let failing = [
+        format!("BEFORE INSERT ON seats WHEN NEW.account_id = {kofi_id}"),
+        "BEFORE UPDATE ON challenges WHEN NEW.status = 'accepted'".to_owned(),
+    ];
+    for when in failing {
+        let (status, c) = awa
+            .call("POST", "/api/challenge/kofi", Some(json!({"game": "yote"})))
+            .await;
+        assert_eq!(status, 201, "{c}");
+        let id = c["id"].as_str().unwrap();
+        let accept = format!("/api/challenge/{id}/accept");
+        exec(
+            &state,
+            &format!("CREATE TRIGGER fail {when} BEGIN SELECT RAISE(ABORT, 'injected'); END"),
+        )
+        .await;
+        let (status, v) = kofi.call("POST", &accept, None).await;
+        exec(&state, "DROP TRIGGER fail").await;
+        assert_eq!(status, 500, "{when}: {v}");
+
+        let (status, v) = kofi.call("POST", &accept, None).await;
+        assert_eq!(
+            (status, v["game_id"].as_str()),
+            (200, Some(id)),
+            "{when}: {v}"
+        );
+        let (_, shown) = awa
+            .call("GET", &format!("/api/challenge/{id}/show"), None)
+            .await;
+        assert_eq!(
+            (shown["status"].as_str(), shown["game_id"].as_str()),
+            (Some("accepted"), Some(id)),
+            "{when}"
+        );
+        let (_, game) = awa.call("GET", &format!("/api/games/{id}"), None).await;
+        assert_eq!(game["status"], "playing", "{when}: {game}");
+        let mut names: Vec<&str> = ["red", "black"]
+            .iter()
+            .flat_map(|side| game["teams"][side].as_array().unwrap())
+            .map(|m| m["name"].as_str().unwrap())
+            .collect();
+        names.sort_unstable();
+        assert_eq!(names, ["awa", "kofi"], "{when}: one place each");
+        let (status, v) = kofi.call("POST", &accept, None).await;
+        assert_eq!(
+            (status, v["error"]["code"].as_str()),
+            (409, Some("challenge_answered")),
+            "{when}"
+        );
+    }
+}

@@ -790,6 +790,67 @@ async fn a_flag_falls_only_once_a_move_started_the_clocks() {
     assert_eq!((status, &v["result"]["reason"]), (200, &json!("aborted")));
 }
 
+/// In a team game, a guest who asks for the rematch twice at once, then
+/// again, keeps the one place the first request gave them: every answer is
+/// the same seat, and their team's other place stays free.
+#[tokio::test]
+async fn a_guest_asking_twice_for_a_team_rematch_takes_one_place() {
+    let addr = server().await;
+    let body = json!({"game": "nsolo", "size": 8, "opponent": "online", "side": "south", "name": "S0", "team_size": 2});
+    let (_, created) = post(&addr, "/api/games", body, None).await;
+    let id = created["id"].as_str().unwrap().to_owned();
+    let s0 = created["seat"].as_str().unwrap().to_owned();
+    let mut n0 = String::new();
+    for (name, side) in [("N0", "north"), ("S1", "south"), ("N1", "north")] {
+        let join = json!({"name": name, "side": side});
+        let (status, j) = post(&addr, &format!("/api/games/{id}/join"), join, None).await;
+        assert_eq!(status, 201, "{j}");
+        if name == "N0" {
+            n0 = j["seat"].as_str().unwrap().to_owned();
+        }
+    }
+    let (status, v) = post(
+        &addr,
+        &format!("/api/games/{id}/abort"),
+        json!({}),
+        Some(&s0),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+
+    let rematch = format!("/api/games/{id}/rematch");
+    let ask = || post(&addr, &rematch, json!({}), Some(&s0));
+    let (first, second) = tokio::join!(ask(), ask());
+    let again = ask().await;
+    let mut places = Vec::new();
+    for (status, r) in [first, second, again] {
+        assert_eq!(status, 201, "{r}");
+        places.push((r["id"].clone(), r["seat"].clone()));
+    }
+    assert!(
+        places.iter().all(|p| *p == places[0]),
+        "one rematch, one seat: {places:?}"
+    );
+    let new_id = places[0].0.as_str().unwrap();
+    let (status, r) = post(&addr, &rematch, json!({}), Some(&n0)).await;
+    assert_eq!((status, r["id"].as_str()), (201, Some(new_id)), "{r}");
+    assert_ne!(r["seat"], places[0].1, "another member, another seat");
+    let fresh = state_of(&addr, new_id).await;
+    let names = |side: &str| -> Vec<String> {
+        fresh["teams"][side]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(
+        (names("north"), names("south")),
+        (vec!["S0".to_owned()], vec!["N0".to_owned()]),
+        "sides swapped, one place each"
+    );
+}
+
 #[tokio::test]
 async fn abort_rematch_records_and_export_round_trip() {
     let addr = server().await;

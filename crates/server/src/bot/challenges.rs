@@ -188,9 +188,62 @@ async fn show(
     Ok(Json(challenge_json(&app, &c).await?))
 }
 
-/// Starts the challenge's game: the challenger takes their side (or a
-/// random one), the challenged player the other.
+/// The accounts that hold a place in game `id`.
+async fn players(app: &AppState, id: &str) -> Result<Vec<i64>, AppError> {
+    app.games
+        .read(id, |g| g.members.iter().filter_map(|m| m.account).collect())
+        .await
+}
+
+/// Starts the challenge's game, or finishes what an earlier accept of it
+/// stored before it failed: the challenger takes their side (or a random
+/// one), the challenged player the other. The game takes the challenge's
+/// id, so a second try finds the first one's game rather than failing on
+/// it for good.
 async fn start_game(app: &AppState, c: &ChallengeRow) -> Result<String, AppError> {
+    let id = c.id.clone();
+    if !app.games.exists(&id).await? {
+        let created = create_game(app, c).await;
+        // Another accept of the same challenge may have stored it first.
+        if let Err(e) = created
+            && !app.games.exists(&id).await?
+        {
+            return Err(e);
+        }
+    }
+    let seated = players(app, &id).await?;
+    if !seated.contains(&c.challenger) {
+        let e = anyhow::anyhow!("game {id} exists without its challenger");
+        return Err(AppError::Internal(e));
+    }
+    if seated.contains(&c.dest) {
+        return Ok(id);
+    }
+    let dest = app
+        .store()
+        .account(c.dest)
+        .await?
+        .ok_or(AppError::NotFound)?;
+    let joiner = Joiner {
+        name: dest.username,
+        account: Some(dest.id),
+        bot: dest.bot,
+        ratings: Vec::new(),
+        seat: None,
+    };
+    // The one place left, whichever side an earlier try gave the
+    // challenger. A failure is none if another accept seated them first.
+    let joined = app.games.join(&id, joiner, None).await;
+    if let Err(e) = joined
+        && !players(app, &id).await?.contains(&c.dest)
+    {
+        return Err(e);
+    }
+    Ok(id)
+}
+
+/// Stores the challenge's game with the challenger in it.
+async fn create_game(app: &AppState, c: &ChallengeRow) -> Result<(), AppError> {
     let (fen, size) = start_fen(c.kind, c.size)?;
     let side = c
         .side
@@ -198,11 +251,6 @@ async fn start_game(app: &AppState, c: &ChallengeRow) -> Result<String, AppError
     let challenger = app
         .store()
         .account(c.challenger)
-        .await?
-        .ok_or(AppError::NotFound)?;
-    let dest = app
-        .store()
-        .account(c.dest)
         .await?
         .ok_or(AppError::NotFound)?;
     let row = GameRow {
@@ -225,7 +273,6 @@ async fn start_game(app: &AppState, c: &ChallengeRow) -> Result<String, AppError
         rated: c.rated,
         rating_range: None,
     };
-    let id = row.id.clone();
     // Both play with their accounts: the seats are secrets nobody holds.
     let first = Member {
         side,
@@ -235,15 +282,7 @@ async fn start_game(app: &AppState, c: &ChallengeRow) -> Result<String, AppError
         account: Some(challenger.id),
         bot: challenger.bot,
     };
-    app.games.create(row, Some(first)).await?;
-    let joiner = Joiner {
-        name: dest.username,
-        account: Some(dest.id),
-        bot: dest.bot,
-        ratings: Vec::new(),
-    };
-    app.games.join(&id, joiner, Some(side.other())).await?;
-    Ok(id)
+    app.games.create(row, Some(first)).await
 }
 
 /// Accepts a challenge received: the game starts.
@@ -274,28 +313,32 @@ async fn accept(
     if c.dest != me.id {
         return Err(AppError::Forbidden("only the challenged player accepts"));
     }
-    if !app
-        .store()
-        .answer_challenge(&id, "created", "accepting", None)
-        .await?
-    {
+    // `accepting` keeps a declining or canceling answer out while the game
+    // is made. An accept that failed half-way leaves it so, never undone
+    // (the undoing write may fail too, and part of the game may be stored
+    // already): accepting again finishes the game.
+    let accepting = match c.status.as_str() {
+        "created" => {
+            app.store()
+                .answer_challenge(&id, "created", "accepting", None)
+                .await?
+        }
+        status => status == "accepting",
+    };
+    if !accepting {
         return Err(AppError::ChallengeAnswered);
     }
-    let game = match start_game(&app, &c).await {
-        Ok(game) => game,
-        Err(e) => {
-            app.store()
-                .answer_challenge(&id, "accepting", "created", None)
-                .await?;
-            return Err(e);
-        }
-    };
-    app.store()
+    let game = start_game(&app, &c).await?;
+    // Only the accept that closes the challenge announces its game.
+    if app
+        .store()
         .answer_challenge(&id, "accepting", "accepted", Some(&game))
-        .await?;
-    for account in [c.challenger, c.dest] {
-        if let Ok(event) = game_start(&app, &game, account).await {
-            app.hub.send(account, &event);
+        .await?
+    {
+        for account in [c.challenger, c.dest] {
+            if let Ok(event) = game_start(&app, &game, account).await {
+                app.hub.send(account, &event);
+            }
         }
     }
     Ok(Json(json!({ "ok": true, "game_id": game })))

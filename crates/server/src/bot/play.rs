@@ -13,7 +13,7 @@ use super::streams::{KEEP_ALIVE, Lines, ndjson};
 use crate::accounts::{Account, Viewer};
 use crate::api::Path;
 use crate::error::AppError;
-use crate::game::{Action, DrawAction};
+use crate::game::{Action, DrawAction, Subscription};
 use crate::guards::ClientIp;
 use crate::ratings::Pool;
 use crate::seats::Key;
@@ -161,21 +161,23 @@ async fn game_stream(
     let account = viewer.account()?.id;
     let place = app.guards.open_socket(ip)?;
     // A player's stream counts as their presence, as a live socket does;
-    // anyone else's watches.
-    let sub = app
+    // anyone else's watches. The presence goes back when the subscription
+    // is dropped: by the stream's task at its end, or here, by an error
+    // below or by the request itself dropped before the stream began.
+    let Subscription {
+        presence,
+        now,
+        updates,
+    } = app
         .games
         .subscribe(&id, Some(Key::Account(account)))
         .await?;
-    let role = sub.role;
-    let now: Value = serde_json::from_str(&sub.now).map_err(|e| AppError::Internal(e.into()))?;
+    let now: Value = serde_json::from_str(&now).map_err(|e| AppError::Internal(e.into()))?;
     let full = game_full(&app, &id, &now).await?;
-    let updates = sub.updates;
     let within = app.guards.limits.socket_write;
     Ok(ndjson(place, within, move |lines: Lines| async move {
+        let _presence = presence;
         follow(&app, &lines, full, now, updates).await;
-        if let Some(role) = role {
-            app.games.leave(&id, role).await;
-        }
     }))
 }
 

@@ -12,10 +12,12 @@
 //!   [`seating`] are what it does with each command.
 //! - [`state`]: the game as the owner holds it; [`view`]: the game as the
 //!   pages read it.
+//! - [`presence`]: a live connection's presence, given back when it drops.
 
 mod ending;
 mod moves;
 mod owner;
+mod presence;
 pub mod registry;
 mod seating;
 pub mod state;
@@ -32,6 +34,7 @@ use crate::domain::Side;
 use crate::error::AppError;
 use crate::seats::{Key, Role};
 
+pub use presence::Presence;
 pub use registry::Games;
 pub use state::Game;
 
@@ -151,11 +154,13 @@ pub enum Done {
     /// The move repeats the last one: acknowledged again, nothing changed.
     Duplicate,
     Changed,
-    /// The rematch game; `seat` when this request created it, else the
-    /// caller joins it on `side` as `name`.
+    /// The rematch game and the asker's `seat` in it: theirs already when
+    /// this request `created` it, else the caller joins it with that seat
+    /// on `side` as `name`.
     Rematch {
         id: String,
-        seat: Option<String>,
+        seat: String,
+        created: bool,
         side: Side,
         name: String,
         account: Option<i64>,
@@ -181,6 +186,10 @@ pub struct Joiner {
     pub bot: bool,
     /// The account's rating in each pool it has played in.
     pub ratings: Vec<(crate::ratings::Pool, f64)>,
+    /// The seat to take, rather than a fresh one: a place held with it
+    /// already is answered again, not doubled (a rematch asked twice).
+    #[serde(default)]
+    pub seat: Option<String>,
 }
 
 /// A new member's secret seat and side.
@@ -194,7 +203,9 @@ pub struct Joined {
 /// A live connection's view of a game.
 #[derive(Debug)]
 pub struct Subscription {
-    pub role: Option<Role>,
+    /// The member's presence, counted until this is dropped (no role: a
+    /// spectator's).
+    pub presence: Presence,
     pub now: Arc<str>,
     pub updates: broadcast::Receiver<Arc<str>>,
 }

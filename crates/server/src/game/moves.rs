@@ -94,7 +94,7 @@ impl Owner {
             (Ok(role), Action::TakeBackOffer { action, ply }) => {
                 self.take_back_offer(game, role, action, ply).await
             }
-            (Ok(role), Action::Rematch) => self.rematch(game, role).await,
+            (Ok(role), Action::Rematch) => self.rematch(game, key, role).await,
             (Ok(role), Action::Hint { level }) => hint(game, role, level),
         };
         self.settle_ratings(game).await;

@@ -14,7 +14,7 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio::time::Instant;
 
 use super::owner::{Owner, Start};
-use super::{Acted, Action, Command, Done, Game, Joined, Subscription};
+use super::{Acted, Action, Command, Done, Game, Joined, Presence, Subscription};
 use crate::clock::now_ms;
 use crate::cluster::wire::{Answer, Op};
 use crate::cluster::{Cluster, ForwardError, LEASE_MS};
@@ -364,7 +364,8 @@ impl Games {
             Op::Subscribe { key } => ask(owner, |reply| Command::Subscribe { key, reply })
                 .await?
                 .map(|s| Answer::Subscribed {
-                    role: s.role,
+                    // The asking node's own guard releases it.
+                    role: s.presence.hand_over(),
                     now: s.now,
                 }),
             Op::Leave { role } => {
@@ -470,7 +471,8 @@ impl Games {
 
     /// Opens a live connection: alone, on the owner's own channel; in a
     /// cluster, on this node's relay of the game's states (in place before
-    /// the owner is asked for the state now, so nothing falls between).
+    /// the owner is asked for the state now, so nothing falls between). A
+    /// member is present until the subscription's presence is dropped.
     pub async fn subscribe(&self, id: &str, key: Option<Key>) -> Result<Subscription, AppError> {
         let Some(cluster) = &self.0.cluster else {
             return loop {
@@ -486,12 +488,16 @@ impl Games {
         };
         let updates = cluster.watch(id).await?;
         match self.exec(id, Op::Subscribe { key }).await? {
-            Answer::Subscribed { role, now } => Ok(Subscription { role, now, updates }),
+            Answer::Subscribed { role, now } => Ok(Subscription {
+                presence: Presence::new(self.clone(), id, role),
+                now,
+                updates,
+            }),
             other => Err(unexpected(&other)),
         }
     }
 
-    /// A live connection of `role` closed.
+    /// A live connection of `role` closed (its [`Presence`] was dropped).
     pub async fn leave(&self, id: &str, role: Role) {
         let _ = self.exec(id, Op::Leave { role }).await;
     }
@@ -707,5 +713,45 @@ mod tests {
         );
         let live = tokio::time::timeout(FIND_OWNER / 2, games.subscribe(id, None)).await;
         assert!(matches!(live, Ok(Ok(_))), "a live socket finds it too");
+    }
+
+    /// Whether red's first member shows as present in game `id`.
+    async fn red_online(games: &Games, id: &str) -> bool {
+        let state: serde_json::Value =
+            serde_json::from_str(&games.state(id).await.unwrap()).unwrap();
+        state["teams"]["red"][0]["online"] == true
+    }
+
+    #[tokio::test]
+    async fn a_subscription_dropped_before_its_stream_began_gives_the_presence_back() {
+        let games = AppState::open(&Config::testing()).await.unwrap().games;
+        let id = "0123456789ac";
+        let awa = Member {
+            side: Side::Red,
+            position: 0,
+            name: "Awa".into(),
+            seat_hash: crate::seats::seat_hash("awa-seat"),
+            account: None,
+            bot: false,
+        };
+        games
+            .create(GameRow::yote_for_test(id, Opponent::Online), Some(awa))
+            .await
+            .unwrap();
+        let sub = games
+            .subscribe(id, Some(Key::Seat("awa-seat".into())))
+            .await
+            .unwrap();
+        assert!(red_online(&games, id).await, "subscribing counts");
+        // What a request dropped between its subscription and its stream
+        // (the client gone, an error on the way) does: no one says leave.
+        drop(sub);
+        for _ in 0..100 {
+            if !red_online(&games, id).await {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        panic!("the member stayed present after their subscription was dropped");
     }
 }

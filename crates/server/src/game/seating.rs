@@ -5,12 +5,12 @@
 use std::sync::Arc;
 
 use super::owner::Owner;
-use super::{Done, Game, Joined, Subscription};
+use super::{Done, Game, Games, Joined, Presence, Subscription};
 use crate::clock::now_ms;
 use crate::domain::{Side, Status};
 use crate::error::AppError;
 use crate::names::display_name;
-use crate::seats::{Key, Role, random_token, seat_hash};
+use crate::seats::{Key, Role, follow_on_seat, random_token, seat_hash};
 use crate::store::{GameRow, Member, Summary};
 
 impl Owner {
@@ -30,8 +30,10 @@ impl Owner {
             *game.presence.entry((side, position)).or_default() += 1;
             self.publish(game);
         }
+        // The guard is made here, before the answer leaves: an asker that
+        // is gone by then drops it with the answer, and the count is undone.
         Ok(Subscription {
-            role,
+            presence: Presence::new(Games(Arc::clone(&self.ctx)), &self.id, role),
             now: Arc::clone(&self.current),
             updates: self.events.subscribe(),
         })
@@ -47,13 +49,23 @@ impl Owner {
     }
 
     /// Takes a free place on `side` (or the first side with one). The game
-    /// starts when the last place is taken.
+    /// starts when the last place is taken. A joiner whose seat holds a
+    /// place already is given that place again.
     pub async fn join(
         &mut self,
         game: &mut Game,
         joiner: &super::Joiner,
         side: Option<Side>,
     ) -> Result<Joined, AppError> {
+        if let Some(seat) = &joiner.seat
+            && let Some(m) = game.members.iter().find(|m| m.seat_hash == seat_hash(seat))
+        {
+            return Ok(Joined {
+                seat: seat.clone(),
+                side: m.side,
+                state: Arc::clone(&self.current),
+            });
+        }
         let name = display_name(&joiner.name)?;
         if !game.is_online() {
             return Err(AppError::BadRequest(
@@ -82,7 +94,7 @@ impl Owner {
                 .find(|s| free(*s))
                 .ok_or(AppError::GameFull)?,
         };
-        let seat = random_token(16);
+        let seat = joiner.seat.clone().unwrap_or_else(|| random_token(16));
         let member = Member {
             side,
             position: game.team_len(side) as u8,
@@ -142,8 +154,18 @@ impl Owner {
     }
 
     /// The member's place in the rematch, sides swapped. The first request
-    /// creates the rematch with its asker in it; later ones join it.
-    pub async fn rematch(&mut self, game: &mut Game, role: Role) -> Result<Done, AppError> {
+    /// creates the rematch with its asker in it; later ones join it. A
+    /// member who asks with their seat gets the seat that follows from it,
+    /// the same each time: asking again (or twice at once) finds the place
+    /// taken the first time, where a team's free places would otherwise
+    /// seat them twice. One asking with their account has the account's
+    /// one place in a game instead.
+    pub async fn rematch(
+        &mut self,
+        game: &mut Game,
+        key: Option<&Key>,
+        role: Role,
+    ) -> Result<Done, AppError> {
         let Role::Member { side, position } = role else {
             return Err(AppError::BadRequest(
                 "rematches are for online games".into(),
@@ -159,19 +181,25 @@ impl Owner {
             .map(|m| (m.name.clone(), m.account, m.bot))
             .unwrap_or_default();
         let side = side.other();
+        let seat_in = |id: &str| match key {
+            Some(Key::Seat(seat)) => follow_on_seat(seat, id),
+            _ => random_token(16),
+        };
         if let Some(id) = &game.row.rematch_id {
             return Ok(Done::Rematch {
                 id: id.clone(),
-                seat: None,
+                seat: seat_in(id),
+                created: false,
                 side,
                 name,
                 account,
                 bot,
             });
         }
-        let seat = random_token(16);
+        let id = random_token(6);
+        let seat = seat_in(&id);
         let fresh = GameRow {
-            id: random_token(6),
+            id,
             seat_hash: seat_hash(&random_token(16)),
             ended: None,
             started_at_ms: None,
@@ -206,7 +234,8 @@ impl Owner {
         self.publish(game);
         Ok(Done::Rematch {
             id: fresh.id,
-            seat: Some(seat),
+            seat,
+            created: true,
             side,
             name,
             account,

@@ -65,18 +65,24 @@ pub async fn serve() -> String {
 
 /// A server in memory on port 0 with `limits`; its address.
 pub async fn serve_with(limits: Limits) -> String {
+    serve_state(limits).await.0
+}
+
+/// A server in memory on port 0 with `limits`; its address and its state,
+/// for a test that reaches into the store.
+pub async fn serve_state(limits: Limits) -> (String, AppState) {
     let config = Config {
         limits,
         ..Config::testing()
     };
     let state = AppState::open(&config).await.unwrap();
-    let router = app(state);
+    let router = app(state.clone());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(async move {
         palabre_server::net::serve(listener, router, &config.limits, std::future::pending()).await
     });
-    format!("127.0.0.1:{}", addr.port())
+    (format!("127.0.0.1:{}", addr.port()), state)
 }
 
 pub fn code(v: &Value) -> &str {
