@@ -1,7 +1,8 @@
 //! Three nodes on one PostgreSQL database and one NATS server, as separate
 //! processes: players and spectators of one game on different nodes, an
 //! owner node killed mid-game, races for one ply across nodes, the machine
-//! answering a human on another node, and a clock that falls once.
+//! answering a human on another node, a clock that falls once, a node cut
+//! off from PostgreSQL, and a second process under a running node's name.
 
 mod support;
 
@@ -398,4 +399,105 @@ async fn without_postgresql_or_nats_commands_are_refused_then_service_resumes() 
         vec![first, second],
         "each move stored once, when acknowledged"
     );
+}
+
+/// A node under its own name on database `db` (through a door, say).
+fn named_node(db: &str, name: &str) -> Server {
+    let mut env = ENV.to_vec();
+    let nats = nats_url();
+    env.push(("PALABRE_BUS", &nats));
+    env.push(("PALABRE_NODE", name));
+    Server::start_on(Some(db), &env)
+}
+
+/// A node that loses PostgreSQL but keeps NATS cannot renew its leases, and
+/// once they expire another node takes its games. Its owners must stop
+/// first: else it goes on answering from a game that moved on without it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_cut_off_from_postgresql_stops_its_owners_before_its_games_move_on() {
+    let Some(db) = database().await else { return };
+    let door = Door::to("127.0.0.1:5432").await;
+    let through_door = db.replace("127.0.0.1:5432", &format!("127.0.0.1:{}", door.port));
+    let cut = named_node(&through_door, &node_name(&db, "cut"));
+    let other = named_node(&db, &node_name(&db, "other"));
+    // Created on the node to be cut off, so it owns the game.
+    let (id, red, black) = cut.online_pair().await;
+    let first = legal(&cut.state(&id).await, 0);
+    let (status, v) = play(&cut, &id, &red, &first, 0).await;
+    assert_eq!(status, 201, "{v}");
+    let second = legal(&other.state(&id).await, 1);
+
+    door.shut();
+    let cut_off = Instant::now();
+    // Refused while the cut node's lease runs, then played by the other
+    // node once it took the lease over.
+    play_when_back(&other, &id, &black, &second, 1).await;
+    eprintln!(
+        "the other node played {:?} after the cut",
+        cut_off.elapsed()
+    );
+
+    let (status, v) = cut.get(&format!("/api/games/{id}"), None).await;
+    assert!(
+        status == 503 || ply(&v) == 2,
+        "the cut node answers from memory a game that moved on: {status} {v}"
+    );
+    door.open();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let (status, v) = cut.get(&format!("/api/games/{id}"), None).await;
+        if status == 200 {
+            assert_eq!(v["moves"], json!([first, second]));
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the cut node never came back: {v}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Two processes under one node name would both take every command sent
+/// to that name: the second refuses to start while the first runs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_process_under_a_running_nodes_name_refuses_to_start() {
+    let Some(db) = database().await else { return };
+    let name = node_name(&db, "twin");
+    let first = named_node(&db, &name);
+    let (id, _, _) = first.online_pair().await;
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let binary =
+        std::env::var("PALABRE_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_palabre").to_owned());
+    let mut twin = std::process::Command::new(binary)
+        .args(["serve", "--addr", &format!("127.0.0.1:{port}"), "--db", &db])
+        .env("PALABRE_BUS", nats_url())
+        .env("PALABRE_NODE", &name)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = twin.try_wait().unwrap() {
+            break status;
+        }
+        let serves = std::net::TcpStream::connect(("127.0.0.1", port)).is_ok();
+        if serves || started.elapsed() > Duration::from_secs(20) {
+            let _ = twin.kill();
+            let _ = twin.wait();
+            panic!("a second process named {name} started (serving: {serves})");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let mut said = String::new();
+    std::io::Read::read_to_string(&mut twin.stderr.take().unwrap(), &mut said).unwrap();
+    assert!(!status.success(), "{status}");
+    assert!(said.contains("already"), "the twin says why: {said}");
+    // The first goes on.
+    assert_eq!(first.state(&id).await["status"], "playing");
 }

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 use std::hash::Hash;
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::num::NonZeroU32;
 use std::sync::{Arc, Mutex};
 
@@ -36,15 +36,32 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
     }
 }
 
+impl ClientIp {
+    /// The client as the per-address limits count it. An IPv6 client gets a
+    /// whole /64 network (the least a provider hands out), and can pick any
+    /// address in it: counted alone, each would come with limits of its
+    /// own. An IPv4 client, or one mapped into IPv6, is its address.
+    pub fn limit_key(self) -> IpAddr {
+        match self.0 {
+            IpAddr::V4(v4) => IpAddr::V4(v4),
+            IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+                Some(v4) => IpAddr::V4(v4),
+                None => IpAddr::V6(Ipv6Addr::from_bits(v6.to_bits() & !u128::from(u64::MAX))),
+            },
+        }
+    }
+}
+
 /// A rate per address (or per other key, such as an account's name);
 /// `None` when unlimited.
 #[derive(Debug)]
 pub struct Rate<K: Hash + Eq + Clone = IpAddr>(Option<DefaultKeyedRateLimiter<K>>);
 
 impl Rate<IpAddr> {
-    /// Counts one request from `ip`, or says when to come back.
+    /// Counts one request from `ip` (its /64, for IPv6), or says when to
+    /// come back.
     pub fn check(&self, ip: ClientIp) -> Result<(), AppError> {
-        self.check_key(&ip.0)
+        self.check_key(&ip.limit_key())
     }
 }
 
@@ -71,7 +88,7 @@ impl<K: Hash + Eq + Clone> Rate<K> {
     }
 }
 
-/// Live connections, per address and in all.
+/// Live connections, per address (per /64 for IPv6) and in all.
 #[derive(Debug, Default)]
 struct Sockets {
     per_address: HashMap<IpAddr, usize>,
@@ -98,7 +115,8 @@ pub struct Guards {
 /// One live connection counted; dropping it frees the place.
 #[derive(Debug)]
 pub struct SocketPlace {
-    ip: IpAddr,
+    /// The address as counted ([`ClientIp::limit_key`]).
+    key: IpAddr,
     sockets: Arc<Mutex<Sockets>>,
 }
 
@@ -106,10 +124,10 @@ impl Drop for SocketPlace {
     fn drop(&mut self) {
         let mut s = self.sockets.lock().expect("sockets");
         s.total -= 1;
-        if let Some(n) = s.per_address.get_mut(&self.ip) {
+        if let Some(n) = s.per_address.get_mut(&self.key) {
             *n -= 1;
             if *n == 0 {
-                s.per_address.remove(&self.ip);
+                s.per_address.remove(&self.key);
             }
         }
     }
@@ -133,15 +151,16 @@ impl Guards {
 
     /// A place for a new live connection from `ip`, if there is one.
     pub fn open_socket(&self, ip: ClientIp) -> Result<SocketPlace, AppError> {
+        let key = ip.limit_key();
         let mut s = self.sockets.lock().expect("sockets");
-        let mine = s.per_address.get(&ip.0).copied().unwrap_or(0);
+        let mine = s.per_address.get(&key).copied().unwrap_or(0);
         if s.total >= self.limits.sockets || mine >= self.limits.sockets_per_address {
             return Err(AppError::TooManyConnections);
         }
         s.total += 1;
-        *s.per_address.entry(ip.0).or_default() += 1;
+        *s.per_address.entry(key).or_default() += 1;
         Ok(SocketPlace {
-            ip: ip.0,
+            key,
             sockets: Arc::clone(&self.sockets),
         })
     }
@@ -262,6 +281,55 @@ mod tests {
         ));
         drop(first);
         assert!(guards.open_socket(b).is_ok());
+    }
+
+    /// Addresses `prefix:0:0:0:n` for n in 1..=count: one /64's worth of hosts.
+    fn one_slash_64(prefix: &str, count: u16) -> Vec<ClientIp> {
+        (1..=count)
+            .map(|n| ClientIp(format!("{prefix}::{n:x}").parse().unwrap()))
+            .collect()
+    }
+
+    #[test]
+    fn one_ipv6_network_of_64_bits_counts_as_one_address() {
+        let guards = Guards::new(Limits::default());
+        let cap = guards.limits.sockets_per_address;
+        let hosts = one_slash_64("2001:db8:1:2", cap as u16 + 1);
+        let mut places = Vec::new();
+        for ip in &hosts[..cap] {
+            places.push(guards.open_socket(*ip).unwrap());
+        }
+        assert!(
+            matches!(
+                guards.open_socket(hosts[cap]),
+                Err(AppError::TooManyConnections)
+            ),
+            "socket {} from one /64 is refused",
+            cap + 1
+        );
+        // The next /64 is someone else.
+        let next = ClientIp("2001:db8:1:3::1".parse().unwrap());
+        assert!(guards.open_socket(next).is_ok());
+
+        let rate = Rate::per_minute(2);
+        let hosts = one_slash_64("2001:db8:5:6", 3);
+        assert!(rate.check(hosts[0]).is_ok());
+        assert!(rate.check(hosts[1]).is_ok());
+        assert!(matches!(
+            rate.check(hosts[2]),
+            Err(AppError::RateLimited(_))
+        ));
+    }
+
+    #[test]
+    fn ipv4_is_limited_per_address_even_inside_ipv6() {
+        let rate = Rate::per_minute(1);
+        let v4 = ClientIp("192.0.2.7".parse().unwrap());
+        let mapped = ClientIp("::ffff:192.0.2.7".parse().unwrap());
+        let neighbour = ClientIp("::ffff:192.0.2.8".parse().unwrap());
+        assert!(rate.check(v4).is_ok());
+        assert!(rate.check(mapped).is_err(), "the same IPv4 client");
+        assert!(rate.check(neighbour).is_ok(), "another IPv4 client");
     }
 
     #[test]

@@ -49,6 +49,24 @@ macro_rules! on_both {
     };
 }
 
+/// Runs `check` on an SQLite file, then on a fresh PostgreSQL database,
+/// giving it the database's name: it opens the store itself, as many times
+/// as it needs (each opening stands for one start of a process).
+macro_rules! on_both_by_name {
+    ($name:ident, $check:ident) => {
+        #[tokio::test]
+        async fn $name() {
+            let dir = tempfile::tempdir().unwrap();
+            let file = dir.path().join("games.db");
+            $check(file.to_str().unwrap()).await;
+            if let Some(url) = postgres().await {
+                $check(&url).await;
+                sqlx::Any::force_drop_database(&url).await.unwrap();
+            }
+        }
+    };
+}
+
 fn row(id: &str, opponent: Opponent) -> GameRow {
     GameRow {
         id: id.into(),
@@ -376,6 +394,95 @@ async fn a_lease_fences_the_writes_of_the_node_that_lost_it(store: &Store) {
     );
 }
 on_both!(leases, a_lease_fences_the_writes_of_the_node_that_lost_it);
+
+async fn a_second_start_of_one_node_name_fences_out_the_first(db: &str) {
+    let first = Store::open(db).await.unwrap();
+    let g = row("abaabaabaaba", Opponent::Local);
+    first
+        .create(&g, None, &summary(Status::Playing, 0))
+        .await
+        .unwrap();
+    let Holder::Me(old) = first.acquire(&g.id, "a", 0, 3000).await.unwrap() else {
+        panic!("a free lease is taken");
+    };
+    let old = Fence {
+        node: "a".into(),
+        epoch: old,
+    };
+    first
+        .append_move(
+            &g.id,
+            Some(&old),
+            0,
+            "a1",
+            None,
+            &summary(Status::Playing, 1),
+        )
+        .await
+        .unwrap();
+    // Another process started as "a" (a restart, or a twin by mistake): it
+    // takes the lease at once, but under a fence of its own.
+    let second = Store::open(db).await.unwrap();
+    let Holder::Me(new) = second.acquire(&g.id, "a", 10, 3010).await.unwrap() else {
+        panic!("a node takes back the lease of its name at once");
+    };
+    assert_ne!(new, old.epoch, "two starts of one node share no fence");
+    let late = first
+        .append_move(
+            &g.id,
+            Some(&old),
+            1,
+            "b2",
+            None,
+            &summary(Status::Playing, 2),
+        )
+        .await;
+    assert!(matches!(late, Err(StoreError::LeaseLost)), "{late:?}");
+    assert!(
+        first
+            .renew("a", std::slice::from_ref(&g.id), 5000)
+            .await
+            .unwrap()
+            .is_empty(),
+        "the first start learns at its renewal that it lost the game"
+    );
+    // The first start stopping releases nothing of the second's.
+    assert_eq!(first.release_all("a").await.unwrap(), 0);
+    assert_eq!(
+        second.acquire(&g.id, "b", 100, 3100).await.unwrap(),
+        Holder::Other {
+            node: "a".into(),
+            expires_ms: 3010
+        }
+    );
+    let new = Fence {
+        node: "a".into(),
+        epoch: new,
+    };
+    second
+        .append_move(
+            &g.id,
+            Some(&new),
+            1,
+            "b2",
+            None,
+            &summary(Status::Playing, 2),
+        )
+        .await
+        .unwrap();
+    assert_eq!(second.moves(&g.id).await.unwrap().len(), 2);
+    assert!(
+        second
+            .renew("a", std::slice::from_ref(&g.id), 6000)
+            .await
+            .unwrap()
+            .contains(&g.id)
+    );
+    assert_eq!(second.release_all("a").await.unwrap(), 1);
+    first.close().await;
+    second.close().await;
+}
+on_both_by_name!(starts, a_second_start_of_one_node_name_fences_out_the_first);
 
 async fn games_that_need_an_owner_and_have_none_are_found(store: &Store) {
     let g = row("cdecdecdecde", Opponent::Machine);

@@ -59,6 +59,26 @@ pub fn alive_subject(node: &str) -> String {
     format!("palabre.alive.{node}")
 }
 
+/// Refuses to start as `node` while a running node answers for that name:
+/// both would take every command sent to it. (Each start's leases are
+/// fenced apart anyway, see [`crate::store::Fence`].) A subscriber that
+/// does not answer is a process frozen or dying: this start goes on, and
+/// its leases fence that one out.
+async fn name_is_free(nats: &Client, node: &str) -> anyhow::Result<()> {
+    let ask = async_nats::Request::new().timeout(Some(STILL_THERE_TIMEOUT));
+    match nats.send_request(alive_subject(node), ask).await {
+        Ok(_) => anyhow::bail!(
+            "a running node is named {node} already: give each node its own --node name"
+        ),
+        Err(e) if e.kind() == RequestErrorKind::NoResponders => Ok(()),
+        Err(e) if e.kind() == RequestErrorKind::TimedOut => {
+            tracing::warn!("a node named {node} is listed but silent: this start replaces it");
+            Ok(())
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
 /// Why a forwarded command got no answer.
 #[derive(Debug)]
 pub enum ForwardError {
@@ -100,6 +120,7 @@ impl Cluster {
             .request_timeout(Some(FORWARD_TIMEOUT))
             .connect(url)
             .await?;
+        name_is_free(&nats, &node).await?;
         let (outbox, mut queue) = mpsc::unbounded_channel::<(String, Arc<str>)>();
         let publisher = nats.clone();
         tokio::spawn(async move {

@@ -5,6 +5,12 @@
 //! its epoch (on PostgreSQL with `FOR SHARE`, so a takeover waits for that
 //! write to commit and then loads it). An owner that paused past its lease
 //! can therefore never write over its successor.
+//!
+//! A lease also names the start of its node (`run`, drawn when the store
+//! opens, which a process does once): a node restarted under its name takes its games
+//! back at once but under a new epoch, and a second process given the same
+//! name by mistake fences the first out rather than share its fence. Each
+//! start renews, releases and writes only under its own leases.
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -13,7 +19,8 @@ use sqlx::AnyConnection;
 
 use super::{Backend, Store};
 
-/// What a write must prove: the node and the epoch of its lease.
+/// What a write must prove: the node and the epoch of its lease (and that
+/// this start of the node holds it: the store knows its own run).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Fence {
     pub node: Arc<str>,
@@ -43,6 +50,13 @@ pub enum Holder {
 /// Ids per renewal statement.
 const RENEW_CHUNK: usize = 500;
 
+/// A start's number: random, so that no two starts share one, and never 0,
+/// the number of the leases written before starts were told apart.
+pub(super) fn new_run() -> i64 {
+    use rand::Rng;
+    rand::thread_rng().gen_range(1..=i64::MAX)
+}
+
 impl Store {
     /// Checks, inside a write's transaction, that `fence` still holds.
     pub(super) async fn fenced(
@@ -56,10 +70,12 @@ impl Store {
             Backend::Postgres => " FOR SHARE",
             Backend::Sqlite => "",
         };
-        let sql = format!("SELECT epoch FROM leases WHERE game_id = $1 AND node = $2{lock}");
+        let sql =
+            format!("SELECT epoch FROM leases WHERE game_id = $1 AND node = $2 AND run = $3{lock}");
         let epoch: Option<i64> = sqlx::query_scalar(&sql)
             .bind(id)
             .bind(&*fence.node)
+            .bind(self.run)
             .fetch_optional(c)
             .await?;
         if epoch == Some(fence.epoch) {
@@ -71,6 +87,8 @@ impl Store {
 
     /// Takes the lease of `id` for `node` until `until_ms` if it is free,
     /// expired at `now_ms`, or already this node's; else names its holder.
+    /// The epoch stays only if this very start held it: another start of
+    /// `node` (an earlier one, or a twin) is fenced out like another node.
     pub async fn acquire(
         &self,
         id: &str,
@@ -79,12 +97,12 @@ impl Store {
         until_ms: i64,
     ) -> sqlx::Result<Holder> {
         let taken: Option<i64> = sqlx::query_scalar(
-            "INSERT INTO leases (game_id, node, epoch, expires_ms) \
-             SELECT $1, $2, 1, $3 WHERE EXISTS (SELECT 1 FROM games WHERE id = $1) \
+            "INSERT INTO leases (game_id, node, run, epoch, expires_ms) \
+             SELECT $1, $2, $5, 1, $3 WHERE EXISTS (SELECT 1 FROM games WHERE id = $1) \
              ON CONFLICT (game_id) DO UPDATE SET \
-             epoch = CASE WHEN leases.node = excluded.node THEN leases.epoch \
-                          ELSE leases.epoch + 1 END, \
-             node = excluded.node, expires_ms = excluded.expires_ms \
+             epoch = CASE WHEN leases.node = excluded.node AND leases.run = excluded.run \
+                          THEN leases.epoch ELSE leases.epoch + 1 END, \
+             node = excluded.node, run = excluded.run, expires_ms = excluded.expires_ms \
              WHERE leases.node = excluded.node OR leases.expires_ms < $4 \
              RETURNING epoch",
         )
@@ -92,6 +110,7 @@ impl Store {
         .bind(node)
         .bind(until_ms)
         .bind(now_ms)
+        .bind(self.run)
         .fetch_optional(&self.writer)
         .await?;
         if let Some(epoch) = taken {
@@ -110,7 +129,7 @@ impl Store {
         }
     }
 
-    /// Extends this node's leases of `ids` to `until_ms`; returns the ids
+    /// Extends this start's leases of `ids` to `until_ms`; returns the ids
     /// whose lease it still holds.
     pub async fn renew(
         &self,
@@ -120,15 +139,16 @@ impl Store {
     ) -> sqlx::Result<HashSet<String>> {
         let mut held = HashSet::new();
         for chunk in ids.chunks(RENEW_CHUNK) {
-            let places: Vec<String> = (3..chunk.len() + 3).map(|n| format!("${n}")).collect();
+            let places: Vec<String> = (4..chunk.len() + 4).map(|n| format!("${n}")).collect();
             let sql = format!(
-                "UPDATE leases SET expires_ms = $1 WHERE node = $2 AND game_id IN ({}) \
-                 RETURNING game_id",
+                "UPDATE leases SET expires_ms = $1 WHERE node = $2 AND run = $3 \
+                 AND game_id IN ({}) RETURNING game_id",
                 places.join(", ")
             );
             let mut query = sqlx::query_scalar::<_, String>(&sql)
                 .bind(until_ms)
-                .bind(node);
+                .bind(node)
+                .bind(self.run);
             for id in chunk {
                 query = query.bind(id.clone());
             }
@@ -137,10 +157,11 @@ impl Store {
         Ok(held)
     }
 
-    /// Gives up every lease of `node` (a clean shutdown).
+    /// Gives up every lease of this start of `node` (a clean shutdown).
     pub async fn release_all(&self, node: &str) -> sqlx::Result<u64> {
-        let done = sqlx::query("DELETE FROM leases WHERE node = $1")
+        let done = sqlx::query("DELETE FROM leases WHERE node = $1 AND run = $2")
             .bind(node)
+            .bind(self.run)
             .execute(&self.writer)
             .await?;
         Ok(done.rows_affected())

@@ -156,6 +156,9 @@ pub struct Store {
     pool: AnyPool,
     writer: AnyPool,
     backend: Backend,
+    /// This start's leases, told from an earlier or a twin process of the
+    /// same node name ([`lease`]).
+    run: i64,
 }
 
 /// The sqlx URL of `--db`: a `postgres://` or `sqlite:` URL as given, any
@@ -224,6 +227,7 @@ impl Store {
                     pool,
                     writer,
                     backend,
+                    run: lease::new_run(),
                 }
             }
             Backend::Postgres => {
@@ -238,6 +242,7 @@ impl Store {
                     writer: pool.clone(),
                     pool,
                     backend,
+                    run: lease::new_run(),
                 }
             }
         };
@@ -253,6 +258,7 @@ impl Store {
             writer: pool.clone(),
             pool,
             backend: Backend::Sqlite,
+            run: lease::new_run(),
         })
     }
 
