@@ -783,3 +783,100 @@ async fn expert_thinks_on_the_person_s_time_until_the_game_ends() {
     play(&id, &seat, &v, 1).await;
     assert_eq!(thinker.pondering(), 0);
 }
+
+async fn exec(state: &AppState, sql: &str) {
+    sqlx::query(sql)
+        .execute(state.store().pool())
+        .await
+        .unwrap_or_else(|e| panic!("{sql}: {e}"));
+}
+
+/// A trigger that fails the insert of the move at `ply` after the row is
+/// written: in SQLite's autocommit, `RAISE(FAIL)` keeps the row, as a
+/// connection lost during COMMIT may on PostgreSQL. The write is an error
+/// to the owner although the move is stored.
+fn stored_but_failed(ply: usize) -> String {
+    format!(
+        "CREATE TRIGGER ambiguous AFTER INSERT ON moves WHEN NEW.ply = {ply} \
+         BEGIN SELECT RAISE(FAIL, 'injected after the write'); END"
+    )
+}
+
+#[tokio::test]
+async fn a_move_stored_despite_an_error_is_a_duplicate_when_sent_again() {
+    let state = state_with(None).await;
+    let app = app(state.clone());
+    let (id, seat, _) = create(&app, json!({"game": "yote", "opponent": "local"})).await;
+    let uri = format!("/api/games/{id}/moves");
+    exec(&state, &stored_but_failed(0)).await;
+    let first = json!({"move": "c3", "ply": 0});
+    let (status, v) = call(&app, "POST", &uri, Some(&seat), Some(first.clone())).await;
+    assert!(status.is_server_error(), "{status}: {v}");
+    exec(&state, "DROP TRIGGER ambiguous").await;
+
+    // The database holds the move: the retry is the duplicate it is.
+    let (status, v) = call(&app, "POST", &uri, Some(&seat), Some(first)).await;
+    assert!(status.is_success(), "{status}: {v}");
+    assert_eq!((v["ply"].as_u64(), &v["moves"]), (Some(1), &json!(["c3"])));
+    let (status, v) = call(
+        &app,
+        "POST",
+        &uri,
+        Some(&seat),
+        Some(json!({"move": "c4", "ply": 1})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    assert_eq!(v["moves"], json!(["c3", "c4"]));
+}
+
+#[tokio::test]
+async fn a_machine_move_stored_despite_an_error_is_not_searched_again() {
+    let state = state_with(None).await;
+    let app = app(state.clone());
+    let (id, seat, _) = create(
+        &app,
+        json!({"game": "yote", "side": "red", "level": "debutant"}),
+    )
+    .await;
+    exec(&state, &stored_but_failed(1)).await;
+    let (status, v) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(&seat),
+        Some(json!({"move": "c3", "ply": 0})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    // The machine's move at ply 1 is stored but its write failed.
+    for _ in 0..400 {
+        let (stored,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM moves WHERE game_id = $1")
+            .bind(&id)
+            .fetch_one(state.store().pool())
+            .await
+            .unwrap();
+        if stored == 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    exec(&state, "DROP TRIGGER ambiguous").await;
+    // The game goes on from what the database holds, not from a memory
+    // that retries the stored move forever.
+    let v = wait_for(&app, &id, |v| v["ply"] == 2).await;
+    assert_eq!(
+        (v["turn"].as_str(), v["thinking"].as_bool()),
+        (Some("red"), Some(false))
+    );
+    let legal = v["legal"][0]["move"].clone();
+    let (status, v) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(&seat),
+        Some(json!({"move": legal, "ply": 2})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+}

@@ -426,6 +426,49 @@ async fn a_flood_of_challenges_is_throttled() {
     assert!(retry.is_some_and(|s| s >= 1), "Retry-After: {retry:?}");
 }
 
+on_both!(
+    challenges_waiting_at_once_stay_within_the_cap,
+    challenges_waiting_at_once
+);
+
+/// An account has at most 20 challenges waiting for an answer, even when
+/// many are sent at once: each is loaded and shown every time its player's
+/// event stream opens, so a flood of them to one player had no bound.
+async fn challenges_waiting_at_once(app: axum::Router) {
+    let mut spammer = common::Client::new(&app);
+    spammer.sign_up("spammer", "correct horse").await;
+    common::Client::new(&app)
+        .sign_up("target", "correct horse")
+        .await;
+    let asks = (0..30).map(|_| {
+        let mut c = spammer.clone();
+        async move {
+            let terms = json!({"game": "yote"});
+            c.post("/api/challenge/target", Some(terms)).await
+        }
+    });
+    let answers = futures_util::future::join_all(asks).await;
+    let made: Vec<&str> = answers
+        .iter()
+        .filter(|(s, _)| s.as_u16() == 201)
+        .filter_map(|(_, v)| v["id"].as_str())
+        .collect();
+    let refused = answers
+        .iter()
+        .filter(|(s, v)| s.as_u16() == 400 && common::code(v) == "bad_request")
+        .count();
+    assert_eq!((made.len(), refused), (20, 10), "{answers:?}");
+    // An answered challenge frees its place.
+    let (status, v) = spammer
+        .post(&format!("/api/challenge/{}/cancel", made[0]), None)
+        .await;
+    assert_eq!(status.as_u16(), 200, "{v}");
+    let (status, v) = spammer
+        .post("/api/challenge/target", Some(json!({"game": "yote"})))
+        .await;
+    assert_eq!(status.as_u16(), 201, "{v}");
+}
+
 /// A server in memory and its store, where a test can make writes fail.
 async fn serve_store() -> (String, palabre_server::AppState) {
     let (addr, state) = common::serve_state(Limits::unlimited()).await;

@@ -790,6 +790,80 @@ async fn a_flag_falls_only_once_a_move_started_the_clocks() {
     assert_eq!((status, &v["result"]["reason"]), (200, &json!("aborted")));
 }
 
+/// A move that finds its mover's clock fallen is answered `game_over` only
+/// once the end is stored; while storing it fails, the mover hears that.
+#[tokio::test]
+async fn a_flag_fall_that_could_not_be_stored_is_not_game_over() {
+    let (addr, state) = serve_state().await;
+    let store = state.store();
+    let id = "00000000f1ab";
+    let first = palabre_server::clock::now_ms() - 300_050;
+    let summary = |ply, deadline_ms| Summary {
+        status: Status::Playing,
+        ply,
+        result: None,
+        machine_due: false,
+        deadline_ms,
+    };
+    let member = |side, name: &str, seat: &str| Member {
+        side,
+        position: 0,
+        name: name.into(),
+        seat_hash: seat_hash(seat),
+        account: None,
+        bot: false,
+    };
+    let row = GameRow {
+        id: id.to_owned(),
+        kind: GameKind::Yote,
+        size: 5,
+        start_fen: palabre_rules::yote::Position::START.to_string(),
+        opponent: Opponent::Online,
+        level: palabre_ai::Level::Debutant,
+        human: None,
+        seat_hash: seat_hash("unused"),
+        ended: None,
+        team_size: 1,
+        time_control: "5+3".parse().unwrap(),
+        started_at_ms: Some(first - 1_000),
+        rematch_id: None,
+        damaged: None,
+        account: None,
+        rated: false,
+        rating_range: None,
+    };
+    let (red, black) = (
+        member(Side::Red, "Awa", "red-seat"),
+        member(Side::Black, "Kofi", "black-seat"),
+    );
+    let (waiting, moved) = (summary(0, None), summary(1, Some(first + 300_000)));
+    store.create(&row, Some(&red), &waiting).await.unwrap();
+    store.join(id, None, &black, None, &waiting).await.unwrap();
+    let appended = store.append_move(id, None, 0, "c3", Some(300_000), &moved);
+    appended.await.unwrap();
+    let sql = [
+        format!("UPDATE moves SET played_at_ms = {first} WHERE game_id = '{id}'"),
+        "CREATE TRIGGER no_end BEFORE UPDATE ON games WHEN NEW.status = 'finished' \
+         BEGIN SELECT RAISE(ABORT, 'injected'); END"
+            .to_owned(),
+    ];
+    for sql in sql {
+        sqlx::query(&sql).execute(store.pool()).await.unwrap();
+    }
+    let moves = format!("/api/games/{id}/moves");
+    let body = json!({"move": "d4", "ply": 1});
+    let (status, v) = post(&addr, &moves, body.clone(), Some("black-seat")).await;
+    assert!(status >= 500, "{status}: {v}");
+    sqlx::query("DROP TRIGGER no_end")
+        .execute(store.pool())
+        .await
+        .unwrap();
+    let (_, v) = post(&addr, &moves, body, Some("black-seat")).await;
+    assert_eq!(v["error"]["code"], "game_over");
+    let v = state_of(&addr, id).await;
+    assert_eq!(v["result"], json!({"winner": "red", "reason": "timeout"}));
+}
+
 /// In a team game, a guest who asks for the rematch twice at once, then
 /// again, keeps the one place the first request gave them: every answer is
 /// the same seat, and their team's other place stays free.

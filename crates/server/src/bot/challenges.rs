@@ -22,6 +22,10 @@ use crate::seats::{random_token, seat_hash};
 use crate::state::AppState;
 use crate::store::{ChallengeRow, GameRow, Member};
 
+/// Challenges an account may have waiting for an answer at once: each is
+/// shown to its player every time their event stream opens.
+const MAX_WAITING: usize = 20;
+
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/api/challenge/{username}", post(create))
@@ -149,7 +153,11 @@ async fn create(
         status: "created".into(),
         game_id: None,
     };
-    app.store().create_challenge(&c).await?;
+    if !app.store().create_challenge(&c, MAX_WAITING).await? {
+        return Err(bad(format!(
+            "an account has at most {MAX_WAITING} challenges waiting for an answer"
+        )));
+    }
     let shown = challenge_json(&app, &c).await?;
     app.hub
         .send(dest.id, &json!({"type": "challenge", "challenge": shown}));

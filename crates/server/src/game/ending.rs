@@ -204,15 +204,17 @@ impl Owner {
         Ok(Done::Changed)
     }
 
-    /// Ends the game on time if the running clock has fallen.
-    pub async fn flag(&mut self, game: &mut Game) {
+    /// Ends the game on time if the running clock has fallen. A failed
+    /// write is logged and returned; the owner then stops (see
+    /// [`Owner::stored`]), so its timer cannot spin on a failing store.
+    pub async fn flag(&mut self, game: &mut Game) -> Result<(), AppError> {
         if !game.flag_fallen(now_ms()) {
-            return;
+            return Ok(());
         }
-        if let Err(e) = self.end(game, timeout(game)).await {
+        let ended = self.end(game, timeout(game)).await;
+        if let Err(e) = &ended {
             tracing::error!("game {}: ending on time: {}", self.id, e.public_message());
-            // The sweeper tries again; do not spin on a failing store.
-            tokio::time::sleep(std::time::Duration::from_secs(1)).await;
         }
+        ended
     }
 }

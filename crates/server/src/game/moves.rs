@@ -131,7 +131,8 @@ impl Owner {
         let mut clocks = game.clocks;
         let left = match clocks.as_mut().map(|c| c.on_move(mover, now_ms())) {
             Some(Err(Flagged)) => {
-                self.flag(game).await;
+                // The client hears `game_over` only if the end was stored.
+                self.flag(game).await?;
                 return Err(AppError::GameOver);
             }
             Some(Ok(left)) => Some(left),
@@ -234,6 +235,9 @@ impl Owner {
         };
         let notation = m.to_string();
         if let Err(e) = self.commit_move(game, &notation, None, game.clocks).await {
+            // After a failed write the owner stops before this retry (the
+            // move may be stored, and a retry from this memory would fail
+            // for good); the next command's owner goes on from the store.
             tracing::error!(
                 "game {}: the machine's move {notation} was not played: {}",
                 self.id,

@@ -61,6 +61,10 @@ pub(super) struct Owner {
     pub fence: Option<Fence>,
     /// The lease was lost: stop after the current command.
     lost: bool,
+    /// A write failed, perhaps after the database kept it (a connection
+    /// lost during COMMIT): memory may no longer match the store, so the
+    /// owner stops after the current command and the next loads afresh.
+    unsure: bool,
     /// The ratings were updated for this game's result.
     rated: bool,
     /// The game's end was announced (or it was over when loaded).
@@ -109,6 +113,7 @@ impl Owner {
             next_token: 0,
             fence,
             lost: false,
+            unsure: false,
             rated: false,
             announced: false,
         }
@@ -146,7 +151,7 @@ impl Owner {
                 command = self.inbox.recv() => match command {
                     Some(command) => {
                         self.handle(&mut game, command).await;
-                        if self.lost {
+                        if self.lost || self.unsure {
                             return self.give_up(&mut game);
                         }
                         idle_since = Instant::now();
@@ -154,9 +159,10 @@ impl Owner {
                     None => return,
                 },
                 () = sleep_until(flag) => {
-                    self.flag(&mut game).await;
+                    // A failed write was logged; the owner stops below.
+                    let _ = self.flag(&mut game).await;
                     self.settle_ratings(&game).await;
-                    if self.lost {
+                    if self.lost || self.unsure {
                         return self.give_up(&mut game);
                     }
                 }
@@ -216,6 +222,8 @@ impl Owner {
             let err = || match &e {
                 AppError::NotFound => AppError::NotFound,
                 AppError::Damaged => AppError::Damaged,
+                // A database out of reach: the client tries again later.
+                AppError::Unavailable(s) => AppError::Unavailable(*s),
                 _ => AppError::Internal(anyhow::anyhow!("the game could not be loaded")),
             };
             match command {
@@ -228,18 +236,30 @@ impl Owner {
         }
     }
 
-    /// Another node owns the game now: this owner forgets itself and
-    /// stops; the commands still in its inbox are tried again elsewhere.
+    /// Another node owns the game now, or memory may not match the store:
+    /// this owner forgets itself and stops; the commands still in its inbox
+    /// are tried again on a new owner (elsewhere, or here loaded afresh),
+    /// and its live connections see their updates end (and reconnect).
     fn give_up(&mut self, game: &mut Game) {
         self.stop_machine(game);
         self.ctx.forget(&self.id, self.generation);
     }
 
-    /// Passes on a write's outcome, noting a lost lease (the owner stops).
+    /// Passes on a write's outcome, noting a lost lease or a failed write
+    /// (either way the owner stops after the current command). A failed
+    /// write may still have been kept: the caller undoes its change in
+    /// memory all the same, and the owner that follows reads the truth.
     pub fn stored(&mut self, r: Result<(), StoreError>) -> Result<(), AppError> {
-        if let Err(StoreError::LeaseLost) = &r {
-            tracing::warn!("game {}: the lease was lost; another node owns it", self.id);
-            self.lost = true;
+        match &r {
+            Err(StoreError::LeaseLost) => {
+                tracing::warn!("game {}: the lease was lost; another node owns it", self.id);
+                self.lost = true;
+            }
+            Err(StoreError::Db(e)) => {
+                tracing::warn!("game {}: a write failed ({e}); reloading the game", self.id);
+                self.unsure = true;
+            }
+            Ok(()) => {}
         }
         r.map_err(AppError::from)
     }
@@ -277,7 +297,7 @@ impl Owner {
                 let _ = reply.send(joined);
             }
             Command::Flag => {
-                self.flag(game).await;
+                let _ = self.flag(game).await;
                 self.settle_ratings(game).await;
             }
             Command::Wake => {}

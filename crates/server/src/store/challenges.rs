@@ -5,7 +5,7 @@
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
-use super::{Store, now};
+use super::{Backend, Store, now};
 use crate::domain::{GameKind, Side};
 
 /// A challenge as stored.
@@ -46,11 +46,24 @@ fn challenge(r: &AnyRow) -> sqlx::Result<ChallengeRow> {
 }
 
 impl Store {
-    pub async fn create_challenge(&self, c: &ChallengeRow) -> sqlx::Result<()> {
-        sqlx::query(
+    /// Stores a new challenge unless its challenger already has `cap`
+    /// waiting for an answer; whether it was stored. The count and the
+    /// insert are one statement, as for tokens, so racing requests cannot
+    /// all take the last place.
+    pub async fn create_challenge(&self, c: &ChallengeRow, cap: usize) -> sqlx::Result<bool> {
+        let mut tx = self.writer.begin().await?;
+        if self.backend == Backend::Postgres {
+            sqlx::query("SELECT id FROM accounts WHERE id = $1 FOR UPDATE")
+                .bind(c.challenger)
+                .fetch_optional(&mut *tx)
+                .await?;
+        }
+        let stored = sqlx::query(
             "INSERT INTO challenges (id, challenger_id, dest_id, game, size, rated, \
              time_control, side, status, created_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+             SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 \
+             WHERE (SELECT COUNT(*) FROM challenges \
+             WHERE challenger_id = $2 AND status = 'created') < $11",
         )
         .bind(&c.id)
         .bind(c.challenger)
@@ -62,9 +75,13 @@ impl Store {
         .bind(c.side.map(Side::as_str))
         .bind(&c.status)
         .bind(now())
-        .execute(&self.writer)
-        .await?;
-        Ok(())
+        .bind(cap as i64)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected()
+            == 1;
+        tx.commit().await?;
+        Ok(stored)
     }
 
     pub async fn challenge(&self, id: &str) -> sqlx::Result<Option<ChallengeRow>> {
