@@ -671,12 +671,10 @@ async fn clocks_wait_for_the_first_move() {
     );
 }
 
-#[tokio::test]
-async fn a_flag_falls_only_once_a_move_started_the_clocks() {
-    let (addr, state) = serve_state().await;
-    let seat = "red-seat";
-    let long_ago = palabre_server::clock::now_ms() - 600_000;
-    let row = |id: &str| GameRow {
+/// A Yoté game between two players at "5+3", begun at `started_at_ms`,
+/// as the store holds it.
+fn timed_yote(id: &str, started_at_ms: i64) -> GameRow {
+    GameRow {
         id: id.to_owned(),
         kind: GameKind::Yote,
         size: 5,
@@ -688,28 +686,45 @@ async fn a_flag_falls_only_once_a_move_started_the_clocks() {
         ended: None,
         team_size: 1,
         time_control: "5+3".parse().unwrap(),
-        started_at_ms: Some(long_ago),
+        started_at_ms: Some(started_at_ms),
         rematch_id: None,
         damaged: None,
         account: None,
         rated: false,
         rating_range: None,
-    };
-    let summary = |ply, deadline_ms| Summary {
+    }
+}
+
+/// A game in play at `ply`, the mover's clock falling at `deadline_ms`.
+fn playing(ply: usize, deadline_ms: Option<i64>) -> Summary {
+    Summary {
         status: Status::Playing,
         ply,
         result: None,
         machine_due: false,
         deadline_ms,
-    };
-    let member = |side, name: &str, seat: &str| Member {
+    }
+}
+
+/// A guest holding `seat`, first on `side`.
+fn member(side: Side, name: &str, seat: &str) -> Member {
+    Member {
         side,
         position: 0,
         name: name.into(),
         seat_hash: seat_hash(seat),
         account: None,
         bot: false,
-    };
+    }
+}
+
+#[tokio::test]
+async fn a_flag_falls_only_once_a_move_started_the_clocks() {
+    let (addr, state) = serve_state().await;
+    let seat = "red-seat";
+    let long_ago = palabre_server::clock::now_ms() - 600_000;
+    let row = |id: &str| timed_yote(id, long_ago);
+    let summary = playing;
     let store = state.store();
     // Two games that began ten minutes ago: nobody has moved in `idle`;
     // in `moved`, red moved five minutes and a moment ago and black's
@@ -798,40 +813,7 @@ async fn a_flag_fall_that_could_not_be_stored_is_not_game_over() {
     let store = state.store();
     let id = "00000000f1ab";
     let first = palabre_server::clock::now_ms() - 300_050;
-    let summary = |ply, deadline_ms| Summary {
-        status: Status::Playing,
-        ply,
-        result: None,
-        machine_due: false,
-        deadline_ms,
-    };
-    let member = |side, name: &str, seat: &str| Member {
-        side,
-        position: 0,
-        name: name.into(),
-        seat_hash: seat_hash(seat),
-        account: None,
-        bot: false,
-    };
-    let row = GameRow {
-        id: id.to_owned(),
-        kind: GameKind::Yote,
-        size: 5,
-        start_fen: palabre_rules::yote::Position::START.to_string(),
-        opponent: Opponent::Online,
-        level: palabre_ai::Level::Debutant,
-        human: None,
-        seat_hash: seat_hash("unused"),
-        ended: None,
-        team_size: 1,
-        time_control: "5+3".parse().unwrap(),
-        started_at_ms: Some(first - 1_000),
-        rematch_id: None,
-        damaged: None,
-        account: None,
-        rated: false,
-        rating_range: None,
-    };
+    let (summary, row) = (playing, timed_yote(id, first - 1_000));
     let (red, black) = (
         member(Side::Red, "Awa", "red-seat"),
         member(Side::Black, "Kofi", "black-seat"),

@@ -172,14 +172,7 @@ impl Store {
         cap: usize,
     ) -> sqlx::Result<bool> {
         let mut tx = self.writer.begin().await?;
-        if self.backend == Backend::Postgres {
-            // Creations for one account queue on its row, so each counts
-            // the tokens the others made (SQLite has one writer anyway).
-            sqlx::query("SELECT id FROM accounts WHERE id = $1 FOR UPDATE")
-                .bind(account)
-                .fetch_optional(&mut *tx)
-                .await?;
-        }
+        self.lock_account(&mut tx, account).await?;
         let stored = sqlx::query(
             "INSERT INTO tokens (id, hash, account_id, description, scopes, created_at) \
              SELECT $1, $2, $3, $4, $5, $6 \
@@ -198,6 +191,23 @@ impl Store {
             == 1;
         tx.commit().await?;
         Ok(stored)
+    }
+
+    /// Queues `tx` behind any other holding `account`'s row, so that a
+    /// count of what the account owns, then an insert, sees the others'
+    /// inserts (PostgreSQL; SQLite has one writer anyway).
+    pub(super) async fn lock_account(
+        &self,
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        account: i64,
+    ) -> sqlx::Result<()> {
+        if self.backend == Backend::Postgres {
+            sqlx::query("SELECT id FROM accounts WHERE id = $1 FOR UPDATE")
+                .bind(account)
+                .fetch_optional(&mut **tx)
+                .await?;
+        }
+        Ok(())
     }
 
     pub async fn tokens(&self, account: i64) -> sqlx::Result<Vec<TokenRow>> {

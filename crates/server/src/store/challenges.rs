@@ -5,7 +5,7 @@
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
-use super::{Backend, Store, now};
+use super::{Store, now};
 use crate::domain::{GameKind, Side};
 
 /// A challenge as stored.
@@ -52,12 +52,7 @@ impl Store {
     /// all take the last place.
     pub async fn create_challenge(&self, c: &ChallengeRow, cap: usize) -> sqlx::Result<bool> {
         let mut tx = self.writer.begin().await?;
-        if self.backend == Backend::Postgres {
-            sqlx::query("SELECT id FROM accounts WHERE id = $1 FOR UPDATE")
-                .bind(c.challenger)
-                .fetch_optional(&mut *tx)
-                .await?;
-        }
+        self.lock_account(&mut tx, c.challenger).await?;
         let stored = sqlx::query(
             "INSERT INTO challenges (id, challenger_id, dest_id, game, size, rated, \
              time_control, side, status, created_at) \
