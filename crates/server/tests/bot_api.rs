@@ -565,6 +565,18 @@ async fn an_accept_that_failed_half_way_is_finished_by_the_next() {
         let (status, v) = kofi.call("POST", &accept, None).await;
         exec(&state, "DROP TRIGGER fail").await;
         assert_eq!(status, 500, "{when}: {v}");
+        // Still waiting for its accept: the challenged player's stream
+        // shows it, so a bot that lost the id finds it again.
+        let mut events = kofi.stream("/api/stream/event").await;
+        let mut shown = false;
+        while let Some(e) = events.next().await {
+            if e["type"] == "challenge" && e["challenge"]["id"] == id {
+                shown = true;
+                break;
+            }
+        }
+        assert!(shown, "{when}: the challenge is in kofi's event stream");
+        drop(events);
 
         let (status, v) = kofi.call("POST", &accept, None).await;
         assert_eq!(

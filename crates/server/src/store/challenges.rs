@@ -90,10 +90,11 @@ impl Store {
             .transpose()
     }
 
-    /// The challenges to or from `account` still waiting for an answer.
+    /// The challenges to or from `account` still waiting for an answer,
+    /// or for an accept that failed half-way to be finished.
     pub async fn open_challenges(&self, account: i64) -> sqlx::Result<Vec<ChallengeRow>> {
         let sql = format!(
-            "SELECT {COLUMNS} FROM challenges WHERE status = 'created' \
+            "SELECT {COLUMNS} FROM challenges WHERE status IN ('created', 'accepting') \
              AND (dest_id = $1 OR challenger_id = $1) ORDER BY created_at, id"
         );
         sqlx::query(&sql)
