@@ -577,6 +577,9 @@ async fn an_accept_that_failed_half_way_is_finished_by_the_next() {
         }
         assert!(shown, "{when}: the challenge is in kofi's event stream");
         drop(events);
+        // Its game may wait for kofi already: nobody else is offered it.
+        let (_, lobby) = awa.call("GET", "/api/lobby", None).await;
+        assert!(!lobby["open"].to_string().contains(id), "{when}: {lobby}");
 
         let (status, v) = kofi.call("POST", &accept, None).await;
         assert_eq!(

@@ -59,18 +59,21 @@ impl Store {
 
     /// Online games waiting for players or being played, newest first. One
     /// scan of the `games_open` index per status, each stopping at `limit`.
+    /// A challenge's game waits only for its challenged player (an accept
+    /// that failed half-way leaves it waiting): no one else is offered it.
     pub async fn lobby(&self, limit: i64) -> sqlx::Result<Vec<Listing>> {
-        let newest = |status: &str| {
+        let newest = |status: &str, only: &str| {
             format!(
                 "SELECT * FROM (SELECT {LIST_COLUMNS}, created_at FROM games \
-                 WHERE opponent = 'online' AND status = '{status}' \
+                 WHERE opponent = 'online' AND status = '{status}' {only} \
                  ORDER BY created_at DESC LIMIT $1) AS {status}"
             )
         };
+        let open = "AND NOT EXISTS (SELECT 1 FROM challenges c WHERE c.id = games.id)";
         let sql = format!(
             "{} UNION ALL {} ORDER BY created_at DESC, id LIMIT $1",
-            newest("waiting"),
-            newest("playing")
+            newest("waiting", open),
+            newest("playing", "")
         );
         self.listed(&sql, &[limit]).await
     }
