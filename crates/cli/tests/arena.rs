@@ -457,22 +457,24 @@ fn opening_plies_sets_the_random_moves_both_games_of_a_pair_share() {
     assert!(err.contains("opening-plies"), "{err}");
 }
 
-/// An engine command running `body`, a shell loop over the lines the arena
-/// sends (`$l`), that answers `isready` as every engine must.
+/// An engine command: a shell script running `each` for every line the
+/// arena sends (`$l`).
 #[cfg(unix)]
-fn scripted_engine(dir: &std::path::Path, name: &str, body: &str) -> String {
+fn engine_script(dir: &std::path::Path, name: &str, each: &str) -> String {
     use std::os::unix::fs::PermissionsExt;
     let script = dir.join(format!("{name}.sh"));
-    std::fs::write(
-        &script,
-        format!(
-            "#!/bin/sh\nwhile read -r l; do case \"$l\" in isready) echo readyok;; \
-             {body} esac; done\n"
-        ),
-    )
-    .unwrap();
+    let text = format!("#!/bin/sh\nwhile read -r l; do {each}; done\n");
+    std::fs::write(&script, text).unwrap();
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
     format!("engine:{}", script.display())
+}
+
+/// An engine command running `body`, cases of a shell `case` over the
+/// lines the arena sends, that answers `isready` as every engine must.
+#[cfg(unix)]
+fn scripted_engine(dir: &std::path::Path, name: &str, body: &str) -> String {
+    let each = format!("case \"$l\" in isready) echo readyok;; {body} esac");
+    engine_script(dir, name, &each)
 }
 
 /// `palabre arena ARGS` within a minute: its report, which must say it
@@ -515,22 +517,12 @@ fn an_engine_that_never_answers_loses_each_game_and_the_match_ends() {
     assert!(report.contains("endings: time 2"), "{report}");
 }
 
-/// An engine command that starts, reads every line and answers none, not
-/// even `isready`.
-#[cfg(unix)]
-fn deaf_engine(dir: &std::path::Path) -> String {
-    use std::os::unix::fs::PermissionsExt;
-    let script = dir.join("deaf.sh");
-    std::fs::write(&script, "#!/bin/sh\nwhile read -r l; do :; done\n").unwrap();
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
-    format!("engine:{}", script.display())
-}
-
 #[cfg(unix)]
 #[test]
 fn an_engine_that_never_gets_ready_loses_each_game_and_the_match_ends() {
     let dir = tempfile::tempdir().unwrap();
-    let deaf = deaf_engine(dir.path());
+    // It reads every line and answers none, not even `isready`.
+    let deaf = engine_script(dir.path(), "deaf", ":");
     let report = arena_within_a_minute(&format!(
         "yote --a {deaf} --b greedy --games 2 --movetime 20"
     ));

@@ -1,5 +1,7 @@
 //! The API, called on the router directly.
 
+mod common;
+
 use std::time::Duration;
 
 use axum::Router;
@@ -784,13 +786,6 @@ async fn expert_thinks_on_the_person_s_time_until_the_game_ends() {
     assert_eq!(thinker.pondering(), 0);
 }
 
-async fn exec(state: &AppState, sql: &str) {
-    sqlx::query(sql)
-        .execute(state.store().pool())
-        .await
-        .unwrap_or_else(|e| panic!("{sql}: {e}"));
-}
-
 /// A trigger that fails the insert of the move at `ply` after the row is
 /// written: in SQLite's autocommit, `RAISE(FAIL)` keeps the row, as a
 /// connection lost during COMMIT may on PostgreSQL. The write is an error
@@ -808,11 +803,11 @@ async fn a_move_stored_despite_an_error_is_a_duplicate_when_sent_again() {
     let app = app(state.clone());
     let (id, seat, _) = create(&app, json!({"game": "yote", "opponent": "local"})).await;
     let uri = format!("/api/games/{id}/moves");
-    exec(&state, &stored_but_failed(0)).await;
+    common::exec(&state, &stored_but_failed(0)).await;
     let first = json!({"move": "c3", "ply": 0});
     let (status, v) = call(&app, "POST", &uri, Some(&seat), Some(first.clone())).await;
     assert!(status.is_server_error(), "{status}: {v}");
-    exec(&state, "DROP TRIGGER ambiguous").await;
+    common::exec(&state, "DROP TRIGGER ambiguous").await;
 
     // The database holds the move: the retry is the duplicate it is.
     let (status, v) = call(&app, "POST", &uri, Some(&seat), Some(first)).await;
@@ -839,7 +834,7 @@ async fn a_machine_move_stored_despite_an_error_is_not_searched_again() {
         json!({"game": "yote", "side": "red", "level": "debutant"}),
     )
     .await;
-    exec(&state, &stored_but_failed(1)).await;
+    common::exec(&state, &stored_but_failed(1)).await;
     let (status, v) = call(
         &app,
         "POST",
@@ -861,7 +856,7 @@ async fn a_machine_move_stored_despite_an_error_is_not_searched_again() {
         }
         tokio::time::sleep(Duration::from_millis(25)).await;
     }
-    exec(&state, "DROP TRIGGER ambiguous").await;
+    common::exec(&state, "DROP TRIGGER ambiguous").await;
     // The game goes on from what the database holds, not from a memory
     // that retries the stored move forever.
     let v = wait_for(&app, &id, |v| v["ply"] == 2).await;

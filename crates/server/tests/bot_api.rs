@@ -475,14 +475,6 @@ async fn serve_store() -> (String, palabre_server::AppState) {
     (format!("http://{addr}"), state)
 }
 
-/// Runs `sql` on the test's database (SQLite in memory: one connection).
-async fn exec(state: &palabre_server::AppState, sql: &str) {
-    sqlx::query(sql)
-        .execute(state.store().pool())
-        .await
-        .unwrap_or_else(|e| panic!("{sql}: {e}"));
-}
-
 /// A challenge from `awa` to `kofi` accepted: its game's id.
 async fn challenge_game(awa: &Player, kofi: &Player) -> String {
     let (status, c) = awa
@@ -519,11 +511,11 @@ async fn a_game_stream_that_fails_before_it_starts_leaves_no_presence_behind() {
     let game = challenge_game(&awa, &kofi).await;
     assert!(!present(&awa, &game, "awa").await);
 
-    exec(&state, "ALTER TABLE ratings RENAME TO ratings_away").await;
+    common::exec(&state, "ALTER TABLE ratings RENAME TO ratings_away").await;
     let (status, v) = awa
         .call("GET", &format!("/api/bot/game/stream/{game}"), None)
         .await;
-    exec(&state, "ALTER TABLE ratings_away RENAME TO ratings").await;
+    common::exec(&state, "ALTER TABLE ratings_away RENAME TO ratings").await;
     assert_eq!(status, 500, "{v}");
     for _ in 0..100 {
         if !present(&awa, &game, "awa").await {
@@ -557,13 +549,13 @@ async fn an_accept_that_failed_half_way_is_finished_by_the_next() {
         assert_eq!(status, 201, "{c}");
         let id = c["id"].as_str().unwrap();
         let accept = format!("/api/challenge/{id}/accept");
-        exec(
+        common::exec(
             &state,
             &format!("CREATE TRIGGER fail {when} BEGIN SELECT RAISE(ABORT, 'injected'); END"),
         )
         .await;
         let (status, v) = kofi.call("POST", &accept, None).await;
-        exec(&state, "DROP TRIGGER fail").await;
+        common::exec(&state, "DROP TRIGGER fail").await;
         assert_eq!(status, 500, "{when}: {v}");
         // Still waiting for its accept: the challenged player's stream
         // shows it, so a bot that lost the id finds it again.

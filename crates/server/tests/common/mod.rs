@@ -193,3 +193,12 @@ impl Client {
             .await
     }
 }
+
+/// Runs `sql` on `state`'s database: how a test makes a later write fail
+/// (a trigger) or moves a stored time.
+pub async fn exec(state: &AppState, sql: &str) {
+    sqlx::query(sql)
+        .execute(state.store().pool())
+        .await
+        .unwrap_or_else(|e| panic!("{sql}: {e}"));
+}
