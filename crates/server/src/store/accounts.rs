@@ -1,8 +1,10 @@
 //! Accounts, their sessions and personal tokens. Names are unique in lower
 //! case; passwords and tokens are stored as hashes only.
 
-use sqlx::Row;
+use sqlx::any::AnyArguments;
 use sqlx::any::AnyRow;
+use sqlx::query::Query;
+use sqlx::{Any, Row};
 
 use super::{Backend, Store, now};
 
@@ -171,9 +173,7 @@ impl Store {
         scopes: &[String],
         cap: usize,
     ) -> sqlx::Result<bool> {
-        let mut tx = self.writer.begin().await?;
-        self.lock_account(&mut tx, account).await?;
-        let stored = sqlx::query(
+        let insert = sqlx::query(
             "INSERT INTO tokens (id, hash, account_id, description, scopes, created_at) \
              SELECT $1, $2, $3, $4, $5, $6 \
              WHERE (SELECT COUNT(*) FROM tokens WHERE account_id = $3) < $7",
@@ -184,30 +184,29 @@ impl Store {
         .bind(description)
         .bind(scopes.join(" "))
         .bind(now())
-        .bind(cap as i64)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected()
-            == 1;
-        tx.commit().await?;
-        Ok(stored)
+        .bind(cap as i64);
+        self.insert_for_account(account, insert).await
     }
 
-    /// Queues `tx` behind any other holding `account`'s row, so that a
-    /// count of what the account owns, then an insert, sees the others'
-    /// inserts (PostgreSQL; SQLite has one writer anyway).
-    pub(super) async fn lock_account(
+    /// Runs `insert`, a conditional insert that counts what `account`
+    /// owns, behind any other holding the account's row, so that it sees
+    /// the others' inserts (a row lock on PostgreSQL; SQLite has one
+    /// writer anyway); whether it stored its row.
+    pub(super) async fn insert_for_account<'q>(
         &self,
-        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
         account: i64,
-    ) -> sqlx::Result<()> {
+        insert: Query<'q, Any, AnyArguments<'q>>,
+    ) -> sqlx::Result<bool> {
+        let mut tx = self.writer.begin().await?;
         if self.backend == Backend::Postgres {
             sqlx::query("SELECT id FROM accounts WHERE id = $1 FOR UPDATE")
                 .bind(account)
-                .fetch_optional(&mut **tx)
+                .fetch_optional(&mut *tx)
                 .await?;
         }
-        Ok(())
+        let stored = insert.execute(&mut *tx).await?.rows_affected() == 1;
+        tx.commit().await?;
+        Ok(stored)
     }
 
     pub async fn tokens(&self, account: i64) -> sqlx::Result<Vec<TokenRow>> {

@@ -51,9 +51,7 @@ impl Store {
     /// insert are one statement, as for tokens, so racing requests cannot
     /// all take the last place.
     pub async fn create_challenge(&self, c: &ChallengeRow, cap: usize) -> sqlx::Result<bool> {
-        let mut tx = self.writer.begin().await?;
-        self.lock_account(&mut tx, c.challenger).await?;
-        let stored = sqlx::query(
+        let insert = sqlx::query(
             "INSERT INTO challenges (id, challenger_id, dest_id, game, size, rated, \
              time_control, side, status, created_at) \
              SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 \
@@ -70,13 +68,8 @@ impl Store {
         .bind(c.side.map(Side::as_str))
         .bind(&c.status)
         .bind(now())
-        .bind(cap as i64)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected()
-            == 1;
-        tx.commit().await?;
-        Ok(stored)
+        .bind(cap as i64);
+        self.insert_for_account(c.challenger, insert).await
     }
 
     pub async fn challenge(&self, id: &str) -> sqlx::Result<Option<ChallengeRow>> {
