@@ -13,6 +13,7 @@
 //! owner published them.
 
 pub mod node;
+mod outbox;
 pub mod wire;
 
 use std::collections::HashMap;
@@ -22,9 +23,10 @@ use std::time::Duration;
 use async_nats::connection::State;
 use async_nats::{Client, RequestErrorKind};
 use futures_util::StreamExt;
-use tokio::sync::{broadcast, mpsc};
+use tokio::sync::broadcast;
 
 use crate::error::{AppError, UNAVAILABLE_RETRY_S};
+use outbox::Outbox;
 use wire::{Answer, Forwarded, Op, Reply};
 
 /// How long a lease lasts without renewal: a dead node's games are taken
@@ -92,14 +94,20 @@ pub enum ForwardError {
 pub struct Cluster {
     pub node: Arc<str>,
     nats: Client,
-    /// Publications go through one task, so they leave in the order made.
-    outbox: mpsc::UnboundedSender<(String, Arc<str>)>,
+    /// Publications go through one task, so a game's leave in the order made.
+    outbox: Arc<Outbox>,
     relays: Mutex<HashMap<String, broadcast::Sender<Arc<str>>>>,
 }
 
 impl std::fmt::Debug for Cluster {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Cluster({})", self.node)
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        self.outbox.close();
     }
 }
 
@@ -121,10 +129,10 @@ impl Cluster {
             .connect(url)
             .await?;
         name_is_free(&nats, &node).await?;
-        let (outbox, mut queue) = mpsc::unbounded_channel::<(String, Arc<str>)>();
-        let publisher = nats.clone();
+        let outbox = Arc::new(Outbox::default());
+        let (publisher, queue) = (nats.clone(), Arc::clone(&outbox));
         tokio::spawn(async move {
-            while let Some((subject, json)) = queue.recv().await {
+            while let Some((subject, json)) = queue.next().await {
                 let payload = json.as_bytes().to_vec();
                 if let Err(e) = publisher.publish(subject, payload.into()).await {
                     tracing::warn!("publishing a state: {e}");
@@ -155,7 +163,7 @@ impl Cluster {
 
     /// Publishes a state of game `id` to every node's relay.
     pub fn publish(&self, id: &str, json: &Arc<str>) {
-        let _ = self.outbox.send((game_subject(id), Arc::clone(json)));
+        self.outbox.push(game_subject(id), Arc::clone(json));
     }
 
     /// Sends `op` to the node that owns `game` and waits for its answer.
