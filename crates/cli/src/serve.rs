@@ -82,6 +82,10 @@ pub struct ServeArgs {
     /// Seconds after which a game nobody uses leaves memory.
     #[arg(long, env = "PALABRE_IDLE_GAME", default_value_t = Limits::default().idle_game.as_secs())]
     pub idle_game: u64,
+    /// Games this node keeps in memory at most; past it, new games and
+    /// games not in memory are answered 503 until some leave.
+    #[arg(long, env = "PALABRE_GAMES_IN_MEMORY", default_value_t = Limits::default().games_in_memory)]
+    pub games_in_memory: usize,
     /// Searches that may wait for an Expert thread.
     #[arg(long, env = "PALABRE_DEEP_QUEUE", default_value_t = Config::default().thinker.deep_queue)]
     pub deep_queue: usize,
@@ -155,6 +159,7 @@ impl ServeArgs {
                 request_timeout: Duration::from_secs(self.request_timeout),
                 import_plies: self.import_plies,
                 idle_game: Duration::from_secs(self.idle_game),
+                games_in_memory: self.games_in_memory,
                 origins: self.origins,
                 ..Limits::default()
             },

@@ -69,6 +69,9 @@ pub struct Limits {
     pub import_jobs: usize,
     /// A game nobody uses leaves memory after this long.
     pub idle_game: Duration,
+    /// Games a node keeps in memory at most (each with its owner); past
+    /// it, new games and games not in memory are refused until some leave.
+    pub games_in_memory: usize,
     /// How often fallen clocks are looked for in the store.
     pub flag_sweep: Duration,
     /// Origins besides this machine's own addresses whose pages may open
@@ -98,6 +101,7 @@ impl Default for Limits {
             import_plies: 5_000,
             import_jobs: 2,
             idle_game: Duration::from_secs(120),
+            games_in_memory: 20_000,
             flag_sweep: Duration::from_secs(1),
             origins: Vec::new(),
         }
@@ -119,6 +123,7 @@ impl Limits {
             sockets: 100_000,
             socket_messages_per_second: 0,
             connections: 100_000,
+            games_in_memory: 1_000_000,
             ..Limits::default()
         }
     }

@@ -79,8 +79,8 @@ pub enum AppError {
     IllegalMove(String),
     #[error("the machine is busy, try again in {0} s")]
     Busy(u64),
-    /// The database or the bus between nodes cannot be reached: nothing
-    /// was done.
+    /// The database or the bus between nodes cannot be reached, or the
+    /// node holds as many games in memory as it may: nothing was done.
     #[error("the service is unavailable, try again in {0} s")]
     Unavailable(u64),
     /// This node lost the game to another (a cluster's lease): the request

@@ -48,6 +48,10 @@ pub(super) struct Inner {
     pub cluster: Option<Arc<Cluster>>,
     /// An owner with nothing to do stops after this long.
     pub idle: Duration,
+    /// Owners this node keeps at most: past it, a game without an owner
+    /// here is refused (503) rather than loaded, and a read is answered
+    /// from the store.
+    capacity: usize,
     owners: Mutex<HashMap<String, Entry>>,
     /// In a cluster, the node known to hold a game's lease, and until when:
     /// commands go straight there without asking the database.
@@ -80,6 +84,8 @@ enum Route {
     Here(mpsc::Sender<Command>),
     /// The node holding the game's lease.
     There(String),
+    /// No owner here, and no room to start one.
+    Full,
 }
 
 impl Inner {
@@ -119,10 +125,12 @@ async fn ask<T>(
 }
 
 impl Games {
+    /// Owners stop after `idle` with nothing to do; at most `capacity`
+    /// are in memory at once.
     pub fn new(
         store: Store,
         thinker: Arc<Thinker>,
-        idle: Duration,
+        (idle, capacity): (Duration, usize),
         cluster: Option<Arc<Cluster>>,
     ) -> Games {
         Games(Arc::new(Inner {
@@ -130,6 +138,7 @@ impl Games {
             thinker,
             cluster,
             idle,
+            capacity,
             owners: Mutex::default(),
             holders: Mutex::default(),
             generation: AtomicU64::new(0),
@@ -158,6 +167,13 @@ impl Games {
     /// Owners in memory now.
     pub fn in_memory(&self) -> usize {
         self.0.owners.lock().expect("owners").len()
+    }
+
+    /// Whether another owner may start here. Checked before starting, not
+    /// under the same lock, so requests racing at the limit may pass it by
+    /// a few: the limit is there to bound memory, not to count exactly.
+    fn has_room(&self) -> bool {
+        self.in_memory() < self.0.capacity
     }
 
     /// The games with an owner on this node.
@@ -234,6 +250,12 @@ impl Games {
             return Err(AppError::NotFound);
         }
         let Some(cluster) = &self.0.cluster else {
+            if let Some(owner) = self.local(id) {
+                return Ok(Route::Here(owner));
+            }
+            if !self.has_room() {
+                return Ok(Route::Full);
+            }
             return Ok(Route::Here(self.start(id, Start::Load, None)));
         };
         cluster.check()?;
@@ -242,6 +264,10 @@ impl Games {
         }
         if let Some(node) = self.known_holder(id) {
             return Ok(Route::There(node));
+        }
+        // Before the lease: a lease taken here must get its owner here.
+        if !self.has_room() {
+            return Ok(Route::Full);
         }
         let mut holder = Holder::Missing;
         for _ in 0..2 {
@@ -297,8 +323,10 @@ impl Games {
     pub async fn here(&self, id: &str, op: Op) -> Result<Answer, AppError> {
         let deadline = Instant::now() + FIND_OWNER;
         loop {
-            let Route::Here(owner) = self.route(id).await? else {
-                return Err(AppError::Moved);
+            let owner = match self.route(id).await? {
+                Route::Here(owner) => owner,
+                Route::There(_) => return Err(AppError::Moved),
+                Route::Full => return Err(full()),
             };
             match self.run(&owner, op.clone()).await {
                 Some(Err(AppError::Moved)) | None if Instant::now() < deadline => {
@@ -313,10 +341,19 @@ impl Games {
     /// Carries out `op` on the owner of `id`, here or on its node; waits
     /// (a little) for a new owner when the old one stopped or its node died.
     async fn exec(&self, id: &str, op: Op) -> Result<Answer, AppError> {
+        if let (Op::State, Some(game)) = (&op, self.finished_copy(id).await) {
+            return state_json(&game).map(Answer::State);
+        }
         let deadline = Instant::now() + FIND_OWNER;
         loop {
             let tried = match self.route(id).await? {
                 Route::Here(owner) => self.run(&owner, op.clone()).await,
+                Route::Full => match op {
+                    Op::State => {
+                        return state_json(&self.stored_copy(id).await?).map(Answer::State);
+                    }
+                    _ => return Err(full()),
+                },
                 Route::There(node) => {
                     let cluster = self.0.cluster.as_ref().expect("a route elsewhere");
                     match cluster.forward(&node, id, op.clone()).await {
@@ -478,6 +515,7 @@ impl Games {
             return loop {
                 let owner = match self.route(id).await? {
                     Route::Here(owner) => owner,
+                    Route::Full => return Err(full()),
                     Route::There(_) => unreachable!("no cluster, no other node"),
                 };
                 let key = key.clone();
@@ -517,6 +555,9 @@ impl Games {
         id: &str,
         f: impl Fn(&Game) -> T + Send + Sync + 'static,
     ) -> Result<T, AppError> {
+        if let Some(game) = self.finished_copy(id).await {
+            return Ok(f(&game));
+        }
         let f = Arc::new(f);
         let deadline = Instant::now() + FIND_OWNER;
         loop {
@@ -534,13 +575,32 @@ impl Games {
                         None => return Err(AppError::Moved),
                     }
                 }
-                Route::There(_) => {
-                    let (row, moves, members) =
-                        self.0.store.load(id).await?.ok_or(AppError::NotFound)?;
-                    return Ok(f(&Game::replay(row, &moves, members)));
-                }
+                Route::There(_) | Route::Full => return Ok(f(&self.stored_copy(id).await?)),
             }
         }
+    }
+
+    /// Game `id` as stored, for a read when no owner here can answer.
+    async fn stored_copy(&self, id: &str) -> Result<Game, AppError> {
+        let (row, moves, members) = self.0.store.load(id).await?.ok_or(AppError::NotFound)?;
+        Ok(Game::replay(row, &moves, members))
+    }
+
+    /// Game `id` as stored, if it is over and has no owner here: nothing
+    /// can happen to it that a read must wait for, so reading the archive
+    /// starts no owners (they would fill memory for `idle` each). Anything
+    /// unusual (not found, unreadable, damaged) takes the owner's way,
+    /// which answers it properly.
+    async fn finished_copy(&self, id: &str) -> Option<Game> {
+        if !plausible(id) || self.local(id).is_some() {
+            return None;
+        }
+        if !self.0.store.is_finished(id).await.unwrap_or(false) {
+            return None;
+        }
+        let (row, moves, members) = self.0.store.load(id).await.ok()??;
+        let game = Game::replay(row, &moves, members);
+        (game.status() == Status::Finished && game.row.damaged.is_none()).then_some(game)
     }
 
     /// Wakes the owner of `id` (the machine may be to move, a clock may
@@ -562,6 +622,9 @@ impl Games {
     pub async fn create(&self, row: GameRow, first: Option<Member>) -> Result<(), AppError> {
         if let Some(cluster) = &self.0.cluster {
             cluster.check()?;
+        }
+        if !self.has_room() {
+            return Err(full());
         }
         let game = Game::replay(row, &[], first.iter().cloned().collect());
         if game.machine_to_move() && !self.0.thinker.has_room(Lane::for_level(game.row.level)) {
@@ -670,6 +733,12 @@ impl Games {
     pub fn shut_down(&self) {
         self.0.owners.lock().expect("owners").clear();
     }
+}
+
+/// The refusal when this node holds as many games as it may: nothing was
+/// done, and owners leave memory as their games fall idle.
+fn full() -> AppError {
+    AppError::Unavailable(crate::error::UNAVAILABLE_RETRY_S)
 }
 
 fn state_json(g: &Game) -> Result<Arc<str>, AppError> {

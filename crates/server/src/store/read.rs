@@ -44,6 +44,16 @@ impl Store {
         Ok(found.is_some())
     }
 
+    /// Whether game `id` is stored and over (a cheap test before a load).
+    pub async fn is_finished(&self, id: &str) -> sqlx::Result<bool> {
+        let found: Option<i64> =
+            sqlx::query_scalar("SELECT 1 FROM games WHERE id = $1 AND status = 'finished'")
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(found.is_some())
+    }
+
     pub async fn seats(&self, id: &str) -> sqlx::Result<Vec<Member>> {
         sqlx::query(
             "SELECT side, position, name, seat_hash, account_id, bot FROM seats WHERE game_id = $1 \
