@@ -182,6 +182,15 @@ mod tests {
     }
 
     #[test]
+    fn the_games_in_memory_reach_the_limits() {
+        let parse = |args: &[&str]| ServeArgs::parse_from(args).map(ServeArgs::config);
+        let cap = |args: &[&str]| parse(args).unwrap().limits.games_in_memory;
+        assert_eq!(cap(&["palabre"]), 20_000);
+        assert_eq!(cap(&["palabre", "--games-in-memory", "5"]), 5);
+        assert!(parse(&["palabre", "--games-in-memory", "-1"]).is_err());
+    }
+
+    #[test]
     fn ponder_is_a_minute_unless_set() {
         let parse = |args: &[&str]| ServeArgs::parse_from(args).map(ServeArgs::config);
         let ponder = |args: &[&str]| parse(args).unwrap().thinker.ponder;
