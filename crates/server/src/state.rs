@@ -65,12 +65,7 @@ impl AppState {
             None => None,
         };
         let thinker = Arc::new(Thinker::new(&config.thinker, config.params.clone(), tables));
-        let games = Games::new(
-            store,
-            thinker,
-            (config.limits.idle_game, config.limits.games_in_memory),
-            cluster.clone(),
-        );
+        let games = Games::new(store, thinker, &config.limits, cluster.clone());
         let shutdown = CancellationToken::new();
         if let Some(cluster) = cluster {
             node::answer(games.clone(), Arc::clone(&cluster)).await?;

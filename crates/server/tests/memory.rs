@@ -44,7 +44,7 @@ async fn stored_games(state: &AppState) -> i64 {
         .unwrap()
 }
 
-/// A new game on one screen: its id and seat.
+/// Asks for a new game on one screen: the status, answer and Retry-After.
 async fn create(client: &mut Client) -> (StatusCode, Value, Option<u64>) {
     let body = json!({"game": "yote", "opponent": "local"});
     client.send("POST", "/api/games", Some(body), &[]).await

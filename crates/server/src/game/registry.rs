@@ -18,6 +18,7 @@ use super::{Acted, Action, Command, Done, Game, Joined, Presence, Subscription};
 use crate::clock::now_ms;
 use crate::cluster::wire::{Answer, Op};
 use crate::cluster::{Cluster, ForwardError, LEASE_MS};
+use crate::config::Limits;
 use crate::domain::{Side, Status};
 use crate::error::AppError;
 use crate::seats::{Key, Role};
@@ -125,20 +126,20 @@ async fn ask<T>(
 }
 
 impl Games {
-    /// Owners stop after `idle` with nothing to do; at most `capacity`
-    /// are in memory at once.
+    /// Owners stop after `limits.idle_game` with nothing to do; at most
+    /// `limits.games_in_memory` are in memory at once.
     pub fn new(
         store: Store,
         thinker: Arc<Thinker>,
-        (idle, capacity): (Duration, usize),
+        limits: &Limits,
         cluster: Option<Arc<Cluster>>,
     ) -> Games {
         Games(Arc::new(Inner {
             store,
             thinker,
             cluster,
-            idle,
-            capacity,
+            idle: limits.idle_game,
+            capacity: limits.games_in_memory,
             owners: Mutex::default(),
             holders: Mutex::default(),
             generation: AtomicU64::new(0),
@@ -586,20 +587,20 @@ impl Games {
         Ok(Game::replay(row, &moves, members))
     }
 
-    /// Game `id` as stored, if it is over and has no owner here: nothing
+    /// Game `id` as stored, if it is over and has no owner here (nor a
+    /// node known to hold it, which answers without the store): nothing
     /// can happen to it that a read must wait for, so reading the archive
     /// starts no owners (they would fill memory for `idle` each). Anything
     /// unusual (not found, unreadable, damaged) takes the owner's way,
     /// which answers it properly.
     async fn finished_copy(&self, id: &str) -> Option<Game> {
-        if !plausible(id) || self.local(id).is_some() {
+        if !plausible(id) || self.local(id).is_some() || self.known_holder(id).is_some() {
             return None;
         }
         if !self.0.store.is_finished(id).await.unwrap_or(false) {
             return None;
         }
-        let (row, moves, members) = self.0.store.load(id).await.ok()??;
-        let game = Game::replay(row, &moves, members);
+        let game = self.stored_copy(id).await.ok()?;
         (game.status() == Status::Finished && game.row.damaged.is_none()).then_some(game)
     }
 
