@@ -349,8 +349,22 @@ test('the boards: a lone second ball on the board, and the taps they refuse', { 
     });
     const log = () => page.evaluate(() => window.__log.splice(0));
 
+    // A move half-built survives the same moves pushed again in new objects
+    // (the socket's first state after the page's own read), and is dropped
+    // when the moves change.
+    const redraw = (keep) => page.evaluate((keep) => {
+      const b = window.__yote;
+      const legal = b.view.legal.map((e) => ({ ...e }));
+      b.set({ legal: keep ? legal : legal.slice(1) });
+      return b.set({ legal });
+    }, keep);
     await page.click('[data-cell="c3"]');
+    await redraw(false);
+    assert.doesNotMatch(await page.getAttribute('[data-cell="c3"]', 'class'), / sel/, 'new moves drop the selection');
+    await page.click('[data-cell="c3"]');
+    await redraw(true);
     await page.click('[data-cell="c5"]');
+    await redraw(true);
     assert.match(await page.getAttribute('[data-cell="c4"]', 'class'), /jumped-mark/);
     assert.match(await page.getAttribute('[data-cell="e1"]', 'class'), /chosen/);
     assert.equal(await page.locator('[data-reserve].cand').count(), 0);

@@ -8,6 +8,7 @@
 import { svgEl, ensureDefs, PEBBLES } from './svg.js';
 import { t } from './i18n.js';
 import { RovingFocus } from './roving-focus.js';
+import { sameLegal } from './legal-list.js';
 
 const ROWS = ['A', 'B', 'C', 'D'];
 const P = 100;
@@ -101,7 +102,7 @@ export class NsoloBoard {
   set(view) {
     const prevLegal = this.view.legal;
     this.view = { ...this.view, ...view };
-    if (view.legal !== undefined && view.legal !== prevLegal) this.bonus = null;
+    if (view.legal !== undefined && !sameLegal(view.legal, prevLegal)) this.bonus = null;
     const n = this.view.rows.A.length;
     if (n !== this.n) this.build(n);
     this.render();

@@ -8,6 +8,7 @@ import { svgEl, ensureDefs, ball } from './svg.js';
 import { t } from './i18n.js';
 import { shake } from './board-nsolo.js';
 import { RovingFocus } from './roving-focus.js';
+import { sameLegal } from './legal-list.js';
 
 const FILES = 'abcde';
 const W = 560;
@@ -86,7 +87,7 @@ export class YoteBoard {
   set(view) {
     const prevLegal = this.view.legal;
     this.view = { ...this.view, ...view };
-    if (view.legal !== undefined && view.legal !== prevLegal) {
+    if (view.legal !== undefined && !sameLegal(view.legal, prevLegal)) {
       this.sel = null;
       this.pending = null;
       this.choice = null;
