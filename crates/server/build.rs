@@ -5,7 +5,9 @@
 //!
 //! The inner build has its own target directory (`target/wasm-engine`), so
 //! it never waits on the outer build's lock, and it reruns only when the
-//! engine's sources change: the server-only edit loop stays fast. Where the
+//! engine's sources change (or the migrations, which `sqlx::migrate!` reads
+//! at compile time and cargo would not see): the server-only edit loop
+//! stays fast. Where the
 //! engine cannot be built, everything else is still served, with a warning
 //! here and in the pages that offline play is missing. `PALABRE_WASM=off`
 //! skips it on purpose.
@@ -30,6 +32,8 @@ fn main() {
         "crates/rules/src",
         "crates/view/src",
         "Cargo.lock",
+        // sqlx::migrate! reads these at compile time.
+        "crates/server/migrations",
     ] {
         println!("cargo:rerun-if-changed={}", root.join(watched).display());
     }

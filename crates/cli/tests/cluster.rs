@@ -1,8 +1,9 @@
 //! Three nodes on one PostgreSQL database and one NATS server, as separate
 //! processes: players and spectators of one game on different nodes, an
 //! owner node killed mid-game, races for one ply across nodes, the machine
-//! answering a human on another node, a clock that falls once, a node cut
-//! off from PostgreSQL, and a second process under a running node's name.
+//! answering a human on another node, a clock that falls once, a clock
+//! that stands still while the bus is down, a node cut off from
+//! PostgreSQL, and a second process under a running node's name.
 
 mod support;
 
@@ -398,6 +399,74 @@ async fn without_postgresql_or_nats_commands_are_refused_then_service_resumes() 
         stored,
         vec![first, second],
         "each move stored once, when acknowledged"
+    );
+}
+
+/// The running clock's deadline as stored, and the credit kept with it.
+async fn stored_clock(store: &palabre_server::store::Store, id: &str) -> (i64, i64) {
+    sqlx::query_as("SELECT deadline_ms, clock_credit_ms FROM games WHERE id = $1")
+        .bind(id)
+        .fetch_one(store.pool())
+        .await
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_outage_of_the_bus_is_given_back_to_the_running_clock() {
+    let Some(db) = database().await else { return };
+    let Some(mut nats) = Nats::start() else {
+        return;
+    };
+    let n = nodes_on(&db, &nats.url(), 2, ENV);
+    let (id, red, _) = n[0]
+        .create(
+            json!({"game": "yote", "opponent": "online", "side": "red", "name": "Awa",
+                       "time_control": "5+3"}),
+        )
+        .await;
+    let (status, joined) = n[1]
+        .post(
+            &format!("/api/games/{id}/join"),
+            json!({"name": "Kofi"}),
+            None,
+        )
+        .await;
+    assert_eq!(status, 201, "{joined}");
+    let first = legal(&n[0].state(&id).await, 0);
+    let (status, v) = play(&n[0], &id, &red, &first, 0).await;
+    assert_eq!(status, 201, "{v}");
+    let moved = Instant::now();
+    let store = palabre_server::store::Store::open(&db).await.unwrap();
+    let (deadline, credit) = stored_clock(&store, &id).await;
+    assert_eq!(credit, 0, "no outage yet");
+
+    // Five seconds in which nobody can move: black's clock must not lose them.
+    nats.down();
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    assert!(nats.up());
+    let limit = Instant::now() + Duration::from_secs(30);
+    let (after, credit) = loop {
+        let (after, credit) = stored_clock(&store, &id).await;
+        if after != deadline || Instant::now() > limit {
+            break (after, credit);
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    assert!(
+        (4_000..=40_000).contains(&credit),
+        "the outage is credited and stored: {credit} ms"
+    );
+    assert_eq!(after, deadline + credit, "the deadline moves by the credit");
+
+    // Every node shows it: black has more left than the time since red's
+    // move allows without the credit.
+    let asked = Instant::now();
+    let state = n[1].state(&id).await;
+    let left = state["clocks"]["black"].as_i64().expect("a clock");
+    let since = asked.duration_since(moved).as_millis() as i64;
+    assert!(
+        left >= 300_000 - since + 4_000,
+        "black has {left} ms left {since} ms after red's move"
     );
 }
 

@@ -302,6 +302,7 @@ fn new_game(
         account: if online { None } else { viewer.id() },
         rated,
         rating_range: range,
+        clock_credit_ms: 0,
     };
     Ok((row, first, seat, side))
 }

@@ -78,7 +78,12 @@ pub struct Clocks {
     /// Time left when each side's clock last stopped.
     pub left: [i64; 2],
     /// When the running clock started: `None` until the first move.
+    /// Moved later by every credit.
     pub since: Option<i64>,
+    /// Time given back to the running clock since it started: outages of
+    /// the bus, during which nobody could move. Stored with the game, so a
+    /// reload gives it back too; the next move ends it.
+    pub credit_ms: i64,
 }
 
 /// The side to move ran out of time.
@@ -97,6 +102,7 @@ impl Clocks {
             control,
             left: [full, full],
             since: None,
+            credit_ms: 0,
         })
     }
 
@@ -129,7 +135,16 @@ impl Clocks {
             self.left[1 - mover] = per_move_ms;
         }
         self.since = Some(now);
+        self.credit_ms = 0;
         Ok(self.left[mover])
+    }
+
+    /// Gives `ms` back to the running clock, if one runs.
+    pub fn credit(&mut self, ms: i64) {
+        if let Some(since) = self.since.as_mut() {
+            *since += ms;
+            self.credit_ms += ms;
+        }
     }
 
     /// When `side`, whose clock runs, runs out.
@@ -159,6 +174,19 @@ mod tests {
         assert_eq!(c.on_move(0, 50_000), Ok(300_000));
         assert_eq!(c.since, Some(50_000));
         assert_eq!(c.deadline(1), Some(350_000));
+    }
+
+    #[test]
+    fn a_credit_moves_the_deadline_until_the_next_move() {
+        let mut c = Clocks::new("5+3".parse().unwrap()).unwrap();
+        c.credit(5_000);
+        assert_eq!((c.since, c.credit_ms), (None, 0), "no clock runs yet");
+        c.since = Some(0);
+        c.credit(5_000);
+        assert_eq!(c.deadline(0), Some(305_000));
+        assert_eq!(c.left_at(0, Some(0), 105_000), 200_000);
+        assert_eq!(c.on_move(0, 105_000), Ok(203_000));
+        assert_eq!(c.credit_ms, 0, "a move ends the credit");
     }
 
     #[test]

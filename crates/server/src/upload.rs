@@ -156,6 +156,7 @@ fn game_of(u: &Upload, max_plies: usize, account: Option<i64>) -> Result<Game, A
         account,
         rated: false,
         rating_range: None,
+        clock_credit_ms: 0,
     };
     let moves: Vec<StoredMove> = play
         .moves()

@@ -692,6 +692,7 @@ fn timed_yote(id: &str, started_at_ms: i64) -> GameRow {
         account: None,
         rated: false,
         rating_range: None,
+        clock_credit_ms: 0,
     }
 }
 
@@ -703,6 +704,7 @@ fn playing(ply: usize, deadline_ms: Option<i64>) -> Summary {
         result: None,
         machine_due: false,
         deadline_ms,
+        clock_credit_ms: 0,
     }
 }
 

@@ -432,6 +432,7 @@ async fn a_loss_on_time_counts() {
         account: None,
         rated: true,
         rating_range: None,
+        clock_credit_ms: 0,
     };
     let member = |side, name: &str, account| Member {
         side,
@@ -447,6 +448,7 @@ async fn a_loss_on_time_counts() {
         result: None,
         machine_due: false,
         deadline_ms,
+        clock_credit_ms: 0,
     };
     // Red moved five minutes and a moment ago; black's clock has run out.
     let first = now_ms() - 300_050;

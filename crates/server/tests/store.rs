@@ -86,6 +86,7 @@ fn row(id: &str, opponent: Opponent) -> GameRow {
         account: None,
         rated: false,
         rating_range: None,
+        clock_credit_ms: 0,
     }
 }
 
@@ -96,6 +97,7 @@ fn summary(status: Status, ply: usize) -> Summary {
         result: None,
         machine_due: false,
         deadline_ms: None,
+        clock_credit_ms: 0,
     }
 }
 

@@ -280,6 +280,7 @@ async fn create_game(app: &AppState, c: &ChallengeRow) -> Result<(), AppError> {
         account: None,
         rated: c.rated,
         rating_range: None,
+        clock_credit_ms: 0,
     };
     // Both play with their accounts: the seats are secrets nobody holds.
     let first = Member {

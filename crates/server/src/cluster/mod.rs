@@ -21,10 +21,11 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use async_nats::connection::State;
-use async_nats::{Client, RequestErrorKind};
+use async_nats::{Client, Event, RequestErrorKind};
 use futures_util::StreamExt;
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, watch};
 
+use crate::clock::now_ms;
 use crate::error::{AppError, UNAVAILABLE_RETRY_S};
 use outbox::Outbox;
 use wire::{Answer, Forwarded, Op, Reply};
@@ -81,6 +82,19 @@ async fn name_is_free(nats: &Client, node: &str) -> anyhow::Result<()> {
     }
 }
 
+/// Keeps when the bus was lost, until it is back.
+fn note_bus(down: &watch::Sender<Option<i64>>, event: &Event) {
+    match event {
+        Event::Connected => {
+            down.send_if_modified(|since| since.take().is_some());
+        }
+        Event::Disconnected | Event::Closed => {
+            down.send_if_modified(|since| since.is_none() && since.replace(now_ms()).is_none());
+        }
+        _ => {}
+    }
+}
+
 /// Why a forwarded command got no answer.
 #[derive(Debug)]
 pub enum ForwardError {
@@ -97,6 +111,9 @@ pub struct Cluster {
     /// Publications go through one task, so a game's leave in the order made.
     outbox: Arc<Outbox>,
     relays: Mutex<HashMap<String, broadcast::Sender<Arc<str>>>>,
+    /// Since when (ms since the epoch) this node has lost the bus; `None`
+    /// while it is connected.
+    down_since: watch::Receiver<Option<i64>>,
 }
 
 impl std::fmt::Debug for Cluster {
@@ -122,7 +139,13 @@ impl Cluster {
             !node.is_empty() && node.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'),
             "a node name is letters, digits and dashes"
         );
+        let (down, down_since) = watch::channel(None);
+        let down = Arc::new(down);
         let nats = async_nats::ConnectOptions::new()
+            .event_callback(move |event| {
+                let down = Arc::clone(&down);
+                async move { note_bus(&down, &event) }
+            })
             .name(format!("palabre-{node}"))
             .connection_timeout(Duration::from_secs(5))
             .request_timeout(Some(FORWARD_TIMEOUT))
@@ -144,7 +167,14 @@ impl Cluster {
             nats,
             outbox,
             relays: Mutex::default(),
+            down_since,
         }))
+    }
+
+    /// Since when this node has lost the bus, and each change: owners stop
+    /// their clocks while nobody can reach them.
+    pub fn outages(&self) -> watch::Receiver<Option<i64>> {
+        self.down_since.clone()
     }
 
     /// Whether the bus is up; commands are refused while it is not.

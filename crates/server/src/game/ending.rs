@@ -208,6 +208,11 @@ impl Owner {
     /// write is logged and returned; the owner then stops (see
     /// [`Owner::stored`]), so its timer cannot spin on a failing store.
     pub async fn flag(&mut self, game: &mut Game) -> Result<(), AppError> {
+        if self.paused_since.is_some() {
+            // Cut off from the bus, nobody could move: the clock stands
+            // still until the outage is given back.
+            return Err(AppError::Unavailable(crate::error::UNAVAILABLE_RETRY_S));
+        }
         if !game.flag_fallen(now_ms()) {
             return Ok(());
         }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use tokio::sync::{broadcast, mpsc};
+use tokio::sync::{broadcast, mpsc, watch};
 use tokio::time::Instant;
 
 use super::registry::Inner;
@@ -69,6 +69,9 @@ pub(super) struct Owner {
     rated: bool,
     /// The game's end was announced (or it was over when loaded).
     announced: bool,
+    /// Since when this node has been cut off from the bus, as far as this
+    /// owner has followed it: nobody can move, so the clock stands still.
+    pub paused_since: Option<i64>,
 }
 
 impl Drop for Owner {
@@ -76,6 +79,17 @@ impl Drop for Owner {
         // Nobody is left to use what a ponder for this game finds.
         self.ctx.thinker.cancel_ponder(self.ponder_key());
     }
+}
+
+/// The bus's next change (since when it is down, or `None` when it is back);
+/// never, outside a cluster.
+async fn bus_change(bus: &mut Option<watch::Receiver<Option<i64>>>) {
+    if let Some(rx) = bus
+        && rx.changed().await.is_ok()
+    {
+        return;
+    }
+    std::future::pending().await
 }
 
 async fn sleep_until(at: Option<Instant>) {
@@ -116,6 +130,7 @@ impl Owner {
             unsure: false,
             rated: false,
             announced: false,
+            paused_since: None,
         }
     }
 
@@ -144,12 +159,26 @@ impl Owner {
         self.changed(&mut game);
         self.settle_ratings(&game).await;
         let mut idle_since = Instant::now();
+        let mut bus = self.ctx.cluster.as_ref().map(|c| c.outages());
+        self.follow_bus(&mut game, &mut bus).await;
         loop {
-            let flag = game.deadline_ms().map(instant_of);
+            let flag = game
+                .deadline_ms()
+                .filter(|_| self.paused_since.is_none())
+                .map(instant_of);
             let idle = self.evictable(&game).then(|| idle_since + self.ctx.idle);
             tokio::select! {
+                () = bus_change(&mut bus) => {
+                    self.follow_bus(&mut game, &mut bus).await;
+                    if self.lost || self.unsure {
+                        return self.give_up(&mut game);
+                    }
+                }
                 command = self.inbox.recv() => match command {
                     Some(command) => {
+                        // A command may pass the bus's check before its
+                        // return reaches this owner: the clock is credited first.
+                        self.follow_bus(&mut game, &mut bus).await;
                         self.handle(&mut game, command).await;
                         if self.lost || self.unsure {
                             return self.give_up(&mut game);
@@ -180,6 +209,48 @@ impl Owner {
                 }
             }
         }
+    }
+
+    /// Follows the bus: when it goes down the clock stops (its deadline is
+    /// not watched, and nothing flags); when it is back, the outage is given
+    /// back to the running clock and stored, so that a reload keeps it.
+    async fn follow_bus(
+        &mut self,
+        game: &mut Game,
+        bus: &mut Option<watch::Receiver<Option<i64>>>,
+    ) {
+        let Some(down) = bus.as_mut().map(|rx| *rx.borrow_and_update()) else {
+            return;
+        };
+        match (self.paused_since, down) {
+            (None, Some(since)) => self.paused_since = Some(since),
+            (Some(since), None) => {
+                self.paused_since = None;
+                self.credit_clock(game, now_ms() - since).await;
+            }
+            _ => {}
+        }
+    }
+
+    async fn credit_clock(&mut self, game: &mut Game, ms: i64) {
+        if game.running_clock().is_none() || ms <= 0 {
+            return;
+        }
+        let before = game.clocks;
+        if let Some(clocks) = game.clocks.as_mut() {
+            clocks.credit(ms);
+        }
+        let stored = self
+            .ctx
+            .store
+            .save_summary(&self.id, self.fence.as_ref(), &game.summary())
+            .await;
+        if self.stored(stored).is_err() {
+            game.clocks = before;
+            return;
+        }
+        tracing::info!("game {}: {ms} ms given back to the running clock", self.id);
+        self.publish(game);
     }
 
     /// Reads the game from the store; a game whose moves do not replay is

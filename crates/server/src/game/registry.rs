@@ -689,6 +689,7 @@ impl Games {
                         result: None,
                         machine_due: false,
                         deadline_ms: None,
+                        clock_credit_ms: 0,
                     }
                 };
                 (m, after)

@@ -207,6 +207,7 @@ impl Owner {
             damaged: None,
             // Both players agreed to play again: no seek to filter.
             rating_range: None,
+            clock_credit_ms: 0,
             ..game.row.clone()
         };
         let member = Member {
@@ -223,6 +224,7 @@ impl Owner {
             result: None,
             machine_due: false,
             deadline_ms: None,
+            clock_credit_ms: 0,
         };
         let stored = self
             .ctx

@@ -65,8 +65,9 @@ impl From<&StoredMove> for Stamp {
 }
 
 /// Rebuilds the clocks from the moves' stamps: none runs before the first
-/// move, then the side to move's runs from the last move.
-fn restore_clocks(row: &GameRow, moves: &[Stamp]) -> Option<Clocks> {
+/// move, then the side to move's runs from the last move, later by the
+/// `credit` it was given since.
+fn restore_clocks(row: &GameRow, moves: &[Stamp], credit: i64) -> Option<Clocks> {
     let mut clocks = Clocks::new(row.time_control)?;
     for (ply, m) in moves.iter().enumerate() {
         if let (Some(at), Some(left)) = (m.played_at_ms, m.clock_ms) {
@@ -86,6 +87,7 @@ fn restore_clocks(row: &GameRow, moves: &[Stamp]) -> Option<Clocks> {
     {
         clocks.left[winner.other().index()] = 0;
     }
+    clocks.credit(credit);
     Some(clocks)
 }
 
@@ -123,7 +125,7 @@ impl Game {
             }
         };
         let stamps: Vec<Stamp> = moves[..play.ply()].iter().map(Stamp::from).collect();
-        let clocks = restore_clocks(&row, &stamps);
+        let clocks = restore_clocks(&row, &stamps, row.clock_credit_ms);
         Game {
             row,
             play,
@@ -166,9 +168,10 @@ impl Game {
 
     /// The clocks as the stored moves left them, as a reload would rebuild
     /// them (after a take-back: the time since the last remaining move is
-    /// the side to move's).
+    /// the side to move's; a credit given since the move taken back was for
+    /// another position's clock, and goes with it).
     pub fn stamped_clocks(&self) -> Option<Clocks> {
-        restore_clocks(&self.row, &self.stamps)
+        restore_clocks(&self.row, &self.stamps, 0)
     }
 
     pub fn is_online(&self) -> bool {
@@ -297,6 +300,7 @@ impl Game {
             result: self.result(),
             machine_due: self.machine_to_move(),
             deadline_ms: self.deadline_ms(),
+            clock_credit_ms: self.clocks.map_or(0, |c| c.credit_ms),
         }
     }
 
@@ -327,6 +331,28 @@ mod tests {
             clock_ms: Some(302_000),
         };
         Game::replay(row, &[first], Vec::new())
+    }
+
+    #[test]
+    fn a_reload_gives_back_the_credit_of_the_running_clock() {
+        let row = GameRow {
+            clock_credit_ms: 7_000,
+            ..timed_out_game(None).row
+        };
+        let first = StoredMove {
+            ply: 0,
+            notation: "c3".into(),
+            played_at_ms: Some(2_000),
+            clock_ms: Some(302_000),
+        };
+        let game = Game::replay(row, &[first], Vec::new());
+        assert_eq!(game.deadline_ms(), Some(2_000 + 7_000 + 300_000));
+        assert_eq!(game.summary().clock_credit_ms, 7_000);
+        assert_eq!(
+            game.stamped_clocks().unwrap().since,
+            Some(2_000),
+            "not after a take-back"
+        );
     }
 
     #[test]

@@ -59,6 +59,9 @@ pub struct GameRow {
     pub rated: bool,
     /// The ratings a rated seek accepts from the player who joins it.
     pub rating_range: Option<(i64, i64)>,
+    /// Time given back to the running clock since the last move (outages
+    /// of the bus, see [`crate::clock::Clocks::credit_ms`]).
+    pub clock_credit_ms: i64,
 }
 
 #[cfg(test)]
@@ -84,6 +87,7 @@ impl GameRow {
             account: None,
             rated: false,
             rating_range: None,
+            clock_credit_ms: 0,
         }
     }
 }
@@ -119,6 +123,8 @@ pub struct Summary {
     pub result: Option<Ended>,
     pub machine_due: bool,
     pub deadline_ms: Option<i64>,
+    /// The running clock's credit, kept for a reload.
+    pub clock_credit_ms: i64,
 }
 
 /// One line of the lobby or the records.

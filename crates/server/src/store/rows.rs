@@ -17,7 +17,7 @@ pub(super) const LIST_COLUMNS: &str = "id, game, size, opponent, human, time_con
 
 pub(super) const GAME_COLUMNS: &str = "id, game, size, start_fen, opponent, level, human, \
     seat_hash, ended_winner, ended_reason, team_size, time_control, started_at_ms, rematch_id, \
-    damaged, account_id, rated, rating_min, rating_max";
+    damaged, account_id, rated, rating_min, rating_max, clock_credit_ms";
 
 fn word<T: FromStr>(row: &AnyRow, column: &str) -> sqlx::Result<T>
 where
@@ -92,6 +92,7 @@ pub(super) fn game_row(r: &AnyRow) -> sqlx::Result<GameRow> {
             (Some(min), Some(max)) => Some((min, max)),
             _ => None,
         },
+        clock_credit_ms: r.try_get("clock_credit_ms")?,
     })
 }
 

@@ -64,7 +64,7 @@ async fn write_summary(c: &mut AnyConnection, id: &str, s: &Summary) -> sqlx::Re
     sqlx::query(
         "UPDATE games SET status = $1, ply = $2, result_winner = $3, result_reason = $4, \
          finished_at = CASE WHEN $4 IS NULL THEN NULL ELSE COALESCE(finished_at, $5) END, \
-         machine_due = $6, deadline_ms = $7, updated_at = $5 WHERE id = $8",
+         machine_due = $6, deadline_ms = $7, clock_credit_ms = $8, updated_at = $5 WHERE id = $9",
     )
     .bind(s.status.as_str())
     .bind(s.ply as i64)
@@ -73,6 +73,7 @@ async fn write_summary(c: &mut AnyConnection, id: &str, s: &Summary) -> sqlx::Re
     .bind(now())
     .bind(i64::from(s.machine_due))
     .bind(s.deadline_ms)
+    .bind(s.clock_credit_ms)
     .bind(id)
     .execute(c)
     .await?;
@@ -149,6 +150,7 @@ impl Store {
             result: None,
             machine_due: false,
             deadline_ms: None,
+            clock_credit_ms: 0,
         };
         insert_game(&mut tx, g, &start).await?;
         for (ply, (notation, after)) in moves.iter().enumerate() {
@@ -279,6 +281,20 @@ impl Store {
         if let Some(at) = started_at_ms {
             set_started(&mut tx, id, at).await?;
         }
+        write_summary(&mut tx, id, s).await?;
+        Ok(tx.commit().await?)
+    }
+
+    /// Writes the summary alone, if the lease still holds: a running
+    /// clock's credit, given back after an outage of the bus.
+    pub async fn save_summary(
+        &self,
+        id: &str,
+        fence: Option<&Fence>,
+        s: &Summary,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.writer.begin().await?;
+        self.fenced(&mut tx, id, fence).await?;
         write_summary(&mut tx, id, s).await?;
         Ok(tx.commit().await?)
     }
