@@ -2,7 +2,8 @@
 //! processes: players and spectators of one game on different nodes, an
 //! owner node killed mid-game, races for one ply across nodes, the machine
 //! answering a human on another node, a clock that falls once, a clock
-//! that stands still while the bus is down, a node cut off from
+//! that stands still while the bus is down, who shows as online when
+//! nodes die, a node cut off from
 //! PostgreSQL, and a second process under a running node's name.
 
 mod support;
@@ -399,6 +400,54 @@ async fn without_postgresql_or_nats_commands_are_refused_then_service_resumes() 
         stored,
         vec![first, second],
         "each move stored once, when acknowledged"
+    );
+}
+
+/// Whether each side's first member shows as online, as `node` reads it.
+async fn online(node: &Server, id: &str) -> (bool, bool) {
+    let state = node.state(id).await;
+    let seen = |side: &str| state["teams"][side][0]["online"].as_bool();
+    (seen("red").unwrap_or(false), seen("black").unwrap_or(false))
+}
+
+/// Reads until `node` shows `want`; the last reading if it never does.
+async fn online_until(node: &Server, id: &str, want: (bool, bool)) -> (bool, bool) {
+    let limit = Instant::now() + Duration::from_secs(40);
+    loop {
+        let seen = online(node, id).await;
+        if seen == want || Instant::now() > limit {
+            return seen;
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn presence_follows_the_nodes_that_hold_the_connections() {
+    let Some(db) = database().await else { return };
+    let mut n = nodes(&db, 3, ENV);
+    // Created on node 0, so node 0 owns it; the players are on the others.
+    let (id, red, black) = n[0].online_pair().await;
+    let _red_ws = n[1].socket(&id, Some(&red)).await;
+    let _black_ws = n[2].socket(&id, Some(&black)).await;
+    assert_eq!(online_until(&n[0], &id, (true, true)).await, (true, true));
+
+    // Black's node dies: nobody is left to say that black's connection
+    // closed, and black must not show as online for good.
+    n[2].kill();
+    assert_eq!(
+        online_until(&n[0], &id, (true, false)).await,
+        (true, false),
+        "black left with the node that held the connection"
+    );
+
+    // The owner dies: the game's new owner must learn that red is still
+    // here without red reconnecting.
+    n[0].kill();
+    assert_eq!(
+        online_until(&n[1], &id, (true, false)).await,
+        (true, false),
+        "the new owner sees red's connection"
     );
 }
 

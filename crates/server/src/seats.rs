@@ -9,7 +9,7 @@ use sha2::{Digest, Sha256};
 use crate::domain::Side;
 
 /// Who a seat belongs to in a game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Role {
     /// The one seat of a game against the machine or on one screen.
     Owner,

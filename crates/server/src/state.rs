@@ -71,6 +71,7 @@ impl AppState {
             node::answer(games.clone(), Arc::clone(&cluster)).await?;
             // Taking over games without owner includes the machine's.
             node::keep_leases(games.clone(), cluster, shutdown.clone());
+            node::report_presence(games.clone(), shutdown.clone());
         } else {
             let woken = games
                 .wake_machine_games()

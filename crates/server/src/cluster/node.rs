@@ -2,7 +2,9 @@
 //! forward for the games it owns, renewing its leases every second (an
 //! owner whose lease was taken stops at once, and every owner stops when
 //! the leases cannot be renewed), and giving an owner to the games that
-//! need one (the machine is to move, a clock runs) whose node died.
+//! need one (the machine is to move, a clock runs) whose node died; and
+//! repeating its count of the live connections it holds to each game's
+//! owner, who forgets a node that falls silent.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -15,7 +17,7 @@ use tokio_util::sync::CancellationToken;
 use super::wire::{Forwarded, Reply, WireError};
 use super::{Cluster, LEASE_MS, RENEW, alive_subject, node_subject};
 use crate::clock::now_ms;
-use crate::game::{Command, Games};
+use crate::game::{Command, Games, REPORT_EVERY};
 
 /// Games given an owner per sweep at most.
 const ORPHANS_PER_SWEEP: i64 = 200;
@@ -95,6 +97,21 @@ pub fn keep_leases(games: Games, cluster: Arc<Cluster>, stop: CancellationToken)
                 renewed = since;
             }
             adopt_orphans(&games).await;
+        }
+    })
+}
+
+/// Every few seconds: tells each game's owner again how many connections
+/// this node holds to it (the owner may be new, or may have missed a
+/// report, and it forgets reports that are not renewed).
+pub fn report_presence(games: Games, stop: CancellationToken) -> JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(REPORT_EVERY);
+        loop {
+            tokio::select! {
+                _ = tick.tick() => games.report_all().await,
+                () = stop.cancelled() => break,
+            }
         }
     })
 }

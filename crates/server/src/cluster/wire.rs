@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::domain::Side;
 use crate::error::AppError;
-use crate::game::{Action, Done};
+use crate::game::{Action, Done, Report};
 use crate::seats::{Key, Role};
 
 /// A command for a game, sent to the node that owns it.
@@ -29,12 +29,18 @@ pub enum Op {
         joiner: crate::game::Joiner,
         side: Option<Side>,
     },
-    /// A live connection opens (on the asking node): its role and the state now.
+    /// A live connection opens (on the asking node): its role and the state
+    /// now. The asking node counts it, and reports with `Present`.
     Subscribe {
         key: Option<Key>,
     },
     Leave {
         role: Role,
+    },
+    /// A node's count of its own connections to the game.
+    Present {
+        from: String,
+        report: Report,
     },
     State,
     /// A hint, searched on the owner's node.

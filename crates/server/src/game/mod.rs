@@ -12,7 +12,8 @@
 //!   [`seating`] are what it does with each command.
 //! - [`state`]: the game as the owner holds it; [`view`]: the game as the
 //!   pages read it.
-//! - [`presence`]: a live connection's presence, given back when it drops.
+//! - [`presence`]: a live connection's presence, given back when it drops;
+//!   in a cluster, each node's count of its own connections.
 
 mod ending;
 mod moves;
@@ -34,7 +35,7 @@ use crate::domain::Side;
 use crate::error::AppError;
 use crate::seats::{Key, Role};
 
-pub use presence::Presence;
+pub use presence::{Held, Presence, REPORT_EVERY, Report};
 pub use registry::Games;
 pub use state::Game;
 
@@ -48,14 +49,23 @@ pub type ReadFn = Box<dyn FnOnce(Result<&Game, AppError>) + Send>;
 /// What can be asked of a game's owner.
 pub enum Command {
     Read(ReadFn),
-    /// Opens a live connection: its role, the state now and every later one.
+    /// Opens a live connection: its role, the state now and every later
+    /// one. `counted`: the owner counts the member present until the
+    /// subscription's presence is dropped; otherwise (a cluster) the
+    /// connection's node counts it and reports.
     Subscribe {
         key: Option<Key>,
+        counted: bool,
         reply: Reply<Subscription>,
     },
     /// A live connection of `role` closed.
     Leave {
         role: Role,
+    },
+    /// A node's count of its connections to the game.
+    Present {
+        from: String,
+        report: Report,
     },
     /// A player's action, authorised by their seat or account.
     Act {
@@ -94,6 +104,7 @@ impl std::fmt::Debug for Command {
             Command::Read(_) => "Read",
             Command::Subscribe { .. } => "Subscribe",
             Command::Leave { .. } => "Leave",
+            Command::Present { .. } => "Present",
             Command::Act { .. } => "Act",
             Command::Join { .. } => "Join",
             Command::Flag => "Flag",

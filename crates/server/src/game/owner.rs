@@ -167,7 +167,13 @@ impl Owner {
                 .filter(|_| self.paused_since.is_none())
                 .map(instant_of);
             let idle = self.evictable(&game).then(|| idle_since + self.ctx.idle);
+            let reports_end = game.reported.next_expiry();
             tokio::select! {
+                () = sleep_until(reports_end) => {
+                    if game.reported.expire(Instant::now()) {
+                        self.publish(&game);
+                    }
+                }
                 () = bus_change(&mut bus) => {
                     self.follow_bus(&mut game, &mut bus).await;
                     if self.lost || self.unsure {
@@ -342,6 +348,7 @@ impl Owner {
         (self.ctx.cluster.is_none() || game.deadline_ms().is_none())
             && self.events.receiver_count() == 0
             && game.presence.values().all(|n| *n == 0)
+            && game.reported.is_empty()
             && self.machine.is_none()
             && self.machine_retry.is_none()
             && self.draw_ask.is_none()
@@ -352,10 +359,15 @@ impl Owner {
     async fn handle(&mut self, game: &mut Game, command: Command) {
         match command {
             Command::Read(f) => f(Ok(game)),
-            Command::Subscribe { key, reply } => {
-                let _ = reply.send(self.subscribe(game, key.as_ref()));
+            Command::Subscribe {
+                key,
+                counted,
+                reply,
+            } => {
+                let _ = reply.send(self.subscribe(game, key.as_ref(), counted));
             }
             Command::Leave { role } => self.leave(game, role),
+            Command::Present { from, report } => self.present(game, from, report),
             Command::Act { key, action, reply } => {
                 self.act(game, key.as_ref(), action, reply).await
             }

@@ -10,11 +10,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use futures_util::StreamExt;
 use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio::time::Instant;
 
 use super::owner::{Owner, Start};
-use super::{Acted, Action, Command, Done, Game, Joined, Presence, Subscription};
+use super::{Acted, Action, Command, Done, Game, Held, Joined, Presence, Subscription};
 use crate::clock::now_ms;
 use crate::cluster::wire::{Answer, Op};
 use crate::cluster::{Cluster, ForwardError, LEASE_MS};
@@ -60,6 +61,12 @@ pub(super) struct Inner {
     generation: AtomicU64,
     /// The ids of online games with a signed-in player that ended here.
     pub finished: broadcast::Sender<String>,
+    /// In a cluster, this node's live connections, which it reports to
+    /// each game's owner under `instance`: the node's name and this
+    /// start's own token, so that a restart's reports are not taken for
+    /// stale ones.
+    held: Held,
+    instance: String,
 }
 
 /// Every game's owner, found by id.
@@ -70,6 +77,13 @@ impl std::fmt::Debug for Games {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Games({} in memory)", self.in_memory())
     }
+}
+
+/// The name this start of the node reports presence under.
+fn cluster_instance(cluster: Option<&Cluster>) -> String {
+    cluster.map_or_else(String::new, |c| {
+        format!("{}.{}", c.node, crate::seats::random_token(4))
+    })
 }
 
 /// Game ids are 12 lowercase hex digits; anything else names no game.
@@ -137,13 +151,15 @@ impl Games {
         Games(Arc::new(Inner {
             store,
             thinker,
-            cluster,
             idle: limits.idle_game,
             capacity: limits.games_in_memory,
             owners: Mutex::default(),
             holders: Mutex::default(),
             generation: AtomicU64::new(0),
             finished: broadcast::channel(FINISHED).0,
+            held: Held::default(),
+            instance: cluster_instance(cluster.as_deref()),
+            cluster,
         }))
     }
 
@@ -399,15 +415,23 @@ impl Games {
                 side: j.side,
                 state: j.state,
             }),
-            Op::Subscribe { key } => ask(owner, |reply| Command::Subscribe { key, reply })
-                .await?
-                .map(|s| Answer::Subscribed {
-                    // The asking node's own guard releases it.
-                    role: s.presence.hand_over(),
-                    now: s.now,
-                }),
+            Op::Subscribe { key } => ask(owner, |reply| Command::Subscribe {
+                key,
+                // The asking node counts its connection and reports it.
+                counted: false,
+                reply,
+            })
+            .await?
+            .map(|s| Answer::Subscribed {
+                role: s.presence.role(),
+                now: s.now,
+            }),
             Op::Leave { role } => {
                 owner.send(Command::Leave { role }).await.ok()?;
+                Ok(Answer::Done)
+            }
+            Op::Present { from, report } => {
+                owner.send(Command::Present { from, report }).await.ok()?;
                 Ok(Answer::Done)
             }
             Op::State => ask(owner, |reply| {
@@ -520,25 +544,58 @@ impl Games {
                     Route::There(_) => unreachable!("no cluster, no other node"),
                 };
                 let key = key.clone();
-                if let Some(answer) = ask(&owner, |reply| Command::Subscribe { key, reply }).await {
+                let subscribe = |reply| Command::Subscribe {
+                    key,
+                    counted: true,
+                    reply,
+                };
+                if let Some(answer) = ask(&owner, subscribe).await {
                     break answer;
                 }
             };
         };
         let updates = cluster.watch(id).await?;
         match self.exec(id, Op::Subscribe { key }).await? {
-            Answer::Subscribed { role, now } => Ok(Subscription {
-                presence: Presence::new(self.clone(), id, role),
-                now,
-                updates,
-            }),
+            Answer::Subscribed { role, now } => {
+                if let Some(role) = role {
+                    self.0.held.count(id, role, true);
+                    self.report(id).await;
+                }
+                Ok(Subscription {
+                    presence: Presence::new(self.clone(), id, role),
+                    now,
+                    updates,
+                })
+            }
             other => Err(unexpected(&other)),
         }
     }
 
     /// A live connection of `role` closed (its [`Presence`] was dropped).
     pub async fn leave(&self, id: &str, role: Role) {
+        if self.0.cluster.is_some() {
+            self.0.held.count(id, role, false);
+            return self.report(id).await;
+        }
         let _ = self.exec(id, Op::Leave { role }).await;
+    }
+
+    /// Tells the owner of `id` this node's count of its connections. One
+    /// that does not arrive is made good by the next ([`super::REPORT_EVERY`]).
+    async fn report(&self, id: &str) {
+        let report = self.0.held.report(id);
+        let from = self.0.instance.clone();
+        if let Err(e) = self.exec(id, Op::Present { from, report }).await {
+            tracing::debug!("game {id}: reporting presence: {}", e.public_message());
+        }
+    }
+
+    /// Repeats every game's report: the owner may have changed, or missed one.
+    pub async fn report_all(&self) {
+        let ids = self.0.held.games();
+        futures_util::stream::iter(ids)
+            .for_each_concurrent(16, |id| async move { self.report(&id).await })
+            .await;
     }
 
     /// Whether game `id` exists: its owner is here, or it is stored.

@@ -4,8 +4,10 @@
 
 use std::sync::Arc;
 
+use tokio::time::Instant;
+
 use super::owner::Owner;
-use super::{Done, Game, Games, Joined, Presence, Subscription};
+use super::{Done, Game, Games, Joined, Presence, Report, Subscription};
 use crate::clock::now_ms;
 use crate::domain::{Side, Status};
 use crate::error::AppError;
@@ -18,6 +20,7 @@ impl Owner {
         &mut self,
         game: &mut Game,
         key: Option<&Key>,
+        counted: bool,
     ) -> Result<Subscription, AppError> {
         let role = match key.map(|k| (k, game.role_of(k))) {
             None => None,
@@ -26,6 +29,13 @@ impl Owner {
             Some((Key::Account(_), None)) => None,
             Some((Key::Seat(_), None)) => return Err(AppError::WrongSeat),
         };
+        if !counted {
+            return Ok(Subscription {
+                presence: Presence::uncounted(role),
+                now: Arc::clone(&self.current),
+                updates: self.events.subscribe(),
+            });
+        }
         if let Some(Role::Member { side, position }) = role {
             *game.presence.entry((side, position)).or_default() += 1;
             self.publish(game);
@@ -37,6 +47,16 @@ impl Owner {
             now: Arc::clone(&self.current),
             updates: self.events.subscribe(),
         })
+    }
+
+    /// A node's count of its connections: published when it changes who
+    /// shows as online.
+    pub fn present(&mut self, game: &mut Game, from: String, report: Report) {
+        let before = game.online_members();
+        game.reported.update(from, report, Instant::now());
+        if game.online_members() != before {
+            self.publish(game);
+        }
     }
 
     pub fn leave(&mut self, game: &mut Game, role: Role) {

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
+use super::presence::Reports;
 use crate::clock::{Clocks, TimeControl, now_ms};
 use crate::domain::{EndReason, Ended, Opponent, Side, Status};
 use crate::play::Play;
@@ -30,8 +31,10 @@ pub struct Game {
     pub thinking: bool,
     /// Online games: the members of each side, in the order they joined.
     pub members: Vec<Member>,
-    /// Open live connections per member.
+    /// Open live connections per member, counted here (a single node).
     pub presence: HashMap<(Side, u8), usize>,
+    /// In a cluster, each node's count of its own connections.
+    pub reported: Reports,
     pub clocks: Option<Clocks>,
     /// When each move was played and its mover's clock after it, as stored:
     /// what the clocks are rebuilt from after a take-back.
@@ -136,6 +139,7 @@ impl Game {
             thinking: false,
             members,
             presence: HashMap::new(),
+            reported: Reports::default(),
             clocks,
             stamps,
         }
@@ -213,6 +217,21 @@ impl Game {
     pub fn next_hand(&self) -> Option<&Member> {
         let team: Vec<&Member> = self.team(self.play.turn()).collect();
         (!team.is_empty()).then(|| team[(self.play.ply() / 2) % team.len()])
+    }
+
+    /// Whether member `position` of `side` has a live connection open, here
+    /// or (in a cluster) on a node that reported it.
+    pub fn online(&self, side: Side, position: u8) -> bool {
+        self.presence.get(&(side, position)).is_some_and(|n| *n > 0)
+            || self.reported.holds(Role::Member { side, position })
+    }
+
+    /// Which members show as online, in the order they joined.
+    pub fn online_members(&self) -> Vec<bool> {
+        self.members
+            .iter()
+            .map(|m| self.online(m.side, m.position))
+            .collect()
     }
 
     /// The side whose clock runs, if one does: none before the first move.

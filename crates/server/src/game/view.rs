@@ -113,10 +113,7 @@ fn teams(g: &Game) -> Option<BTreeMap<Side, Vec<TeamMember>>> {
                         name: m.name.clone(),
                         account: m.account.is_some(),
                         bot: m.bot,
-                        online: g
-                            .presence
-                            .get(&(m.side, m.position))
-                            .is_some_and(|n| *n > 0),
+                        online: g.online(m.side, m.position),
                     })
                     .collect();
                 (side, members)
