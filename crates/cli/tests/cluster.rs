@@ -263,10 +263,9 @@ async fn the_machine_answers_a_human_on_another_node_once_per_move() {
     );
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_fallen_clock_ends_the_game_once() {
-    let Some(db) = database().await else { return };
-    let mut n = nodes(&db, 3, ENV);
+/// A "5+3" game made on node 0 and joined on node 1, where red has moved on
+/// node 0: black's clock runs.
+async fn black_clock_running(n: &[Server]) -> String {
     let (id, red, _) = n[0]
         .create(
             json!({"game": "yote", "opponent": "online", "side": "red", "name": "Awa",
@@ -281,9 +280,17 @@ async fn a_fallen_clock_ends_the_game_once() {
         )
         .await;
     assert_eq!(status, 201, "{joined}");
-    let state = n[0].state(&id).await;
-    let (status, v) = play(&n[0], &id, &red, &legal(&state, 0), 0).await;
+    let first = legal(&n[0].state(&id).await, 0);
+    let (status, v) = play(&n[0], &id, &red, &first, 0).await;
     assert_eq!(status, 201, "{v}");
+    id
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fallen_clock_ends_the_game_once() {
+    let Some(db) = database().await else { return };
+    let mut n = nodes(&db, 3, ENV);
+    let id = black_clock_running(&n).await;
     let mut watchers = [
         n[1].socket(&id, None).await.0,
         n[2].socket(&id, None).await.0,
@@ -467,23 +474,7 @@ async fn an_outage_of_the_bus_is_given_back_to_the_running_clock() {
         return;
     };
     let n = nodes_on(&db, &nats.url(), 2, ENV);
-    let (id, red, _) = n[0]
-        .create(
-            json!({"game": "yote", "opponent": "online", "side": "red", "name": "Awa",
-                       "time_control": "5+3"}),
-        )
-        .await;
-    let (status, joined) = n[1]
-        .post(
-            &format!("/api/games/{id}/join"),
-            json!({"name": "Kofi"}),
-            None,
-        )
-        .await;
-    assert_eq!(status, 201, "{joined}");
-    let first = legal(&n[0].state(&id).await, 0);
-    let (status, v) = play(&n[0], &id, &red, &first, 0).await;
-    assert_eq!(status, 201, "{v}");
+    let id = black_clock_running(&n).await;
     let moved = Instant::now();
     let store = palabre_server::store::Store::open(&db).await.unwrap();
     let (deadline, credit) = stored_clock(&store, &id).await;
