@@ -557,12 +557,15 @@ impl Games {
         let updates = cluster.watch(id).await?;
         match self.exec(id, Op::Subscribe { key }).await? {
             Answer::Subscribed { role, now } => {
+                // The guard first: a caller gone during the report drops
+                // it, and the count it holds is given back.
+                let presence = Presence::new(self.clone(), id, role);
                 if let Some(role) = role {
                     self.0.held.count(id, role, true);
                     self.report(id).await;
                 }
                 Ok(Subscription {
-                    presence: Presence::new(self.clone(), id, role),
+                    presence,
                     now,
                     updates,
                 })
