@@ -432,8 +432,9 @@ async fn online_until(node: &Server, id: &str, want: (bool, bool)) -> (bool, boo
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn presence_follows_the_nodes_that_hold_the_connections() {
     let Some(db) = database().await else { return };
-    let mut n = nodes(&db, 3, ENV);
-    // Created on node 0, so node 0 owns it; the players are on the others.
+    let mut n = nodes(&db, 4, ENV);
+    // Created on node 0, so node 0 owns it; the players are on nodes 1
+    // and 2, and node 3 only reads.
     let (id, red, black) = n[0].online_pair().await;
     let _red_ws = n[1].socket(&id, Some(&red)).await;
     let _black_ws = n[2].socket(&id, Some(&black)).await;
@@ -455,6 +456,17 @@ async fn presence_follows_the_nodes_that_hold_the_connections() {
         online_until(&n[1], &id, (true, false)).await,
         (true, false),
         "the new owner sees red's connection"
+    );
+
+    // Over, the game is still read from its owner, wherever it is read.
+    let (status, v) = n[1]
+        .post(&format!("/api/games/{id}/resign"), json!({}), Some(&red))
+        .await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(
+        online(&n[3], &id).await,
+        (true, false),
+        "a node that does not own the finished game asks its owner"
     );
 }
 

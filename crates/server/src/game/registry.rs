@@ -647,8 +647,9 @@ impl Games {
         Ok(Game::replay(row, &moves, members))
     }
 
-    /// Game `id` as stored, if it is over and has no owner here (nor a
-    /// node known to hold it, which answers without the store): nothing
+    /// Game `id` as stored, if it is over and no owner holds it, here or
+    /// on another node (which answers from memory, with who is
+    /// connected; its lease names it): nothing
     /// can happen to it that a read must wait for, so reading the archive
     /// starts no owners (they would fill memory for `idle` each). Anything
     /// unusual (not found, unreadable, damaged) takes the owner's way,
@@ -657,7 +658,14 @@ impl Games {
         if !plausible(id) || self.local(id).is_some() || self.known_holder(id).is_some() {
             return None;
         }
-        if !self.0.store.is_finished(id).await.unwrap_or(false) {
+        let Ok(Some(holder)) = self.0.store.finished_holder(id, now_ms()).await else {
+            return None;
+        };
+        // Another node's owner holds it: it knows who is connected.
+        if let (Some((node, until)), Some(cluster)) = (holder, &self.0.cluster)
+            && *node != *cluster.node
+        {
+            self.remember_holder(id, &node, until);
             return None;
         }
         let game = self.stored_copy(id).await.ok()?;

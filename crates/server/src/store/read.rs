@@ -45,13 +45,24 @@ impl Store {
     }
 
     /// Whether game `id` is stored and over (a cheap test before a load).
-    pub async fn is_finished(&self, id: &str) -> sqlx::Result<bool> {
-        let found: Option<i64> =
-            sqlx::query_scalar("SELECT 1 FROM games WHERE id = $1 AND status = 'finished'")
-                .bind(id)
-                .fetch_optional(&self.pool)
-                .await?;
-        Ok(found.is_some())
+    /// Whether game `id` is finished, and if so the node whose lease on
+    /// it runs past `now_ms`, with the lease's end (a cluster's owner,
+    /// which knows who is connected).
+    pub async fn finished_holder(
+        &self,
+        id: &str,
+        now_ms: i64,
+    ) -> sqlx::Result<Option<Option<(String, i64)>>> {
+        let found: Option<(Option<String>, Option<i64>)> = sqlx::query_as(
+            "SELECT l.node, l.expires_ms FROM games g \
+             LEFT JOIN leases l ON l.game_id = g.id AND l.expires_ms > $2 \
+             WHERE g.id = $1 AND g.status = 'finished'",
+        )
+        .bind(id)
+        .bind(now_ms)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(found.map(|(node, until)| node.zip(until)))
     }
 
     pub async fn seats(&self, id: &str) -> sqlx::Result<Vec<Member>> {
