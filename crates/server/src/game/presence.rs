@@ -39,8 +39,8 @@ pub struct Presence {
     /// The role the connection plays as; `None` for a spectator, who
     /// counts for nobody.
     role: Option<Role>,
-    /// Where the release goes when the connection ends; `None` once
-    /// handed over, or for a role counted nowhere.
+    /// Where the release goes when the connection ends; `None` for a
+    /// spectator, or for a role counted by another node.
     held: Option<(Games, String)>,
 }
 

@@ -44,10 +44,9 @@ impl Store {
         Ok(found.is_some())
     }
 
-    /// Whether game `id` is stored and over (a cheap test before a load).
-    /// Whether game `id` is finished, and if so the node whose lease on
-    /// it runs past `now_ms`, with the lease's end (a cluster's owner,
-    /// which knows who is connected).
+    /// Whether game `id` is stored and over (a cheap test before a load),
+    /// and if so the node whose lease on it runs past `now_ms`, with the
+    /// lease's end (a cluster's owner, which knows who is connected).
     pub async fn finished_holder(
         &self,
         id: &str,
