@@ -513,18 +513,13 @@ async fn an_outage_of_the_bus_is_given_back_to_the_running_clock() {
     // deadline (the state was made before `read`, so it shows at least
     // that much left); without the credit it would show `credit` less.
     let state = n[1].state(&id).await;
-    let read = now_ms();
+    let read = palabre_server::clock::now_ms();
     let left = state["clocks"]["black"].as_i64().expect("a clock");
     assert!(
         left >= after - read,
         "black has {left} ms left, the stored deadline {} ms",
         after - read
     );
-}
-
-fn now_ms() -> i64 {
-    let since = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
-    since.expect("after 1970").as_millis() as i64
 }
 
 /// A node under its own name on database `db` (through a door, say).

@@ -648,12 +648,11 @@ impl Games {
     }
 
     /// Game `id` as stored, if it is over and no owner holds it, here or
-    /// on another node (which answers from memory, with who is
-    /// connected; its lease names it): nothing
-    /// can happen to it that a read must wait for, so reading the archive
-    /// starts no owners (they would fill memory for `idle` each). Anything
-    /// unusual (not found, unreadable, damaged) takes the owner's way,
-    /// which answers it properly.
+    /// on another node (which answers from memory, with who is connected;
+    /// its lease names it): nothing can happen to it that a read must
+    /// wait for, so reading the archive starts no owners (they would fill
+    /// memory for `idle` each). Anything unusual (not found, unreadable,
+    /// damaged) takes the owner's way, which answers it properly.
     async fn finished_copy(&self, id: &str) -> Option<Game> {
         if !plausible(id) || self.local(id).is_some() || self.known_holder(id).is_some() {
             return None;
