@@ -6,12 +6,18 @@
 //! expected (a Yoté side's placements still in reserve, then
 //! `clock_moves_ahead` more), plus most of the increment, and no more
 //! than a quarter of what is left, so that a long game slows down rather
-//! than spending its clock early. A move gets at least a millisecond,
-//! though: without an increment a game long enough still runs out. Yoté
-//! is decided while the balls are placed,
-//! so a placement can be made to weigh `clock_placement_weight` later
-//! moves; giving the placements twice or four times the share did not
-//! win in the arena (docs/strength.md, "A game clock"), so it weighs one.
+//! than spending its clock early.
+//!
+//! A harness charges each answer's way back too, and a game without an
+//! increment can run to hundreds of moves: spreading the whole clock, with
+//! a millisecond at least a move, lost such games on time at 1 s
+//! (docs/strength.md, "A sudden-death clock"). So `clock_reserve_ms` is
+//! never spread: once only the reserve is left, a move gets a 500th of what
+//! is left, a search of a few plies at first, and the reserve pays for
+//! hundreds of answers. Yoté is decided while the balls are placed, so a
+//! placement can be made to weigh `clock_placement_weight` later moves;
+//! giving the placements twice or four times the share did not win in the
+//! arena (docs/strength.md, "A game clock"), so it weighs one.
 
 use std::time::Duration;
 
@@ -23,6 +29,8 @@ use crate::{Limits, Params, SearchLimit};
 const INCREMENT_SHARE: f64 = 0.75;
 /// One move takes at most a quarter of the time left.
 const LEFT_DIVISOR: u32 = 4;
+/// Once only the reserve is left, a move takes this fraction of it.
+const RESERVE_DIVISOR: u32 = 500;
 
 /// `limits` with a game clock's share added as a movetime: the searches
 /// read time only as a movetime.
@@ -45,17 +53,16 @@ pub fn budget(
     params: &Params,
 ) -> Duration {
     let (now, ahead) = weights(position, params);
-    share(left, increment, now, ahead)
+    let reserve = Duration::from_millis(params.clock_reserve_ms);
+    share(left, increment, now / ahead.max(now), reserve)
 }
 
-fn share(left: Duration, increment: Duration, now: f64, ahead: f64) -> Duration {
-    let spread = left.mul_f64(now / ahead.max(now));
+/// `fraction` of the time left above `reserve`, and most of the increment.
+fn share(left: Duration, increment: Duration, fraction: f64, reserve: Duration) -> Duration {
+    let spread = left.saturating_sub(reserve).mul_f64(fraction);
     (spread + increment.mul_f64(INCREMENT_SHARE))
         .min(left / LEFT_DIVISOR)
-        // A search needs some time to give any move; the last cap keeps
-        // the floor from spending time that is not there.
-        .max(Duration::from_millis(1))
-        .min(left)
+        .max(left / RESERVE_DIVISOR)
 }
 
 /// This move's weight, and the weight of every move the mover still
@@ -121,7 +128,7 @@ mod tests {
         // twenty steps take more than the twelve placements.
         let flat = Params::default();
         let times = spend(&flat, 20);
-        assert_eq!(times[0], ms(60_000) / 32);
+        assert_eq!(times[0], (ms(60_000) - ms(60)) / 32);
         let placing: Duration = times[..12].iter().sum();
         assert!(placing < times[12..].iter().sum(), "{times:?}");
     }
@@ -142,15 +149,38 @@ mod tests {
         assert_eq!(with_inc, bare + ms(750));
         // A huge increment never lets a move outlast a quarter of the clock.
         assert_eq!(budget(ms(400), ms(60_000), &pos, &p), ms(100));
-        // Nearly out of time: a millisecond, but never more than is left.
-        assert_eq!(budget(ms(2), ms(0), &pos, &p), ms(1));
+        // Within the reserve: a 500th of what is left, and nothing of nothing.
+        assert_eq!(budget(ms(50), ms(0), &pos, &p), Duration::from_micros(100));
         assert_eq!(budget(Duration::ZERO, ms(0), &pos, &p), Duration::ZERO);
+        // The increment is spent whole once the reserve is reached: it pays
+        // for itself.
+        assert_eq!(budget(ms(50), ms(8), &pos, &p), ms(6));
+    }
+
+    #[test]
+    fn a_sudden_death_clock_lasts_hundreds_of_moves() {
+        // One second and no increment, each move charged its whole budget
+        // and 0.2 ms for the answer's way back. A millisecond at least a
+        // move ran out at the 92nd; Yoté games of 300 plies are common.
+        let p = Params::default();
+        let mut left = ms(1_000);
+        for moves in 0..300 {
+            let reserve = 12u8.saturating_sub(moves.min(12) as u8);
+            let pos = yote(&format!("5/5/5/5/5 {reserve} 12 r 0"));
+            let spent = budget(left, ms(0), &pos, &p) + Duration::from_micros(200);
+            left = left
+                .checked_sub(spent)
+                .unwrap_or_else(|| panic!("out of time at move {moves}"));
+        }
+        // The first placement still gets nine tenths of a 32nd of the clock.
+        let start = AnyPosition::Yote(yote::Position::START);
+        assert!(budget(ms(1_000), ms(0), &start, &p) > ms(1_000) / 32 * 9 / 10);
     }
 
     #[test]
     fn nsolo_spreads_evenly() {
         let p = Params::default();
         let pos = AnyPosition::Nsolo(palabre_rules::nsolo::Position::start(8).expect("4x8"));
-        assert_eq!(budget(ms(30_000), ms(0), &pos, &p), ms(1500));
+        assert_eq!(budget(ms(30_000), ms(0), &pos, &p), ms(1497));
     }
 }

@@ -40,6 +40,12 @@ pub struct Params {
     /// in reserve weighs. One: twice or four times did not win
     /// (docs/strength.md, "A game clock").
     pub clock_placement_weight: f64,
+    /// Under a game clock: the time, in milliseconds, kept back from the
+    /// share of every move for the answers still to come. A harness charges
+    /// each answer's way back as well as its search, and without an
+    /// increment a long game is paid for from what is left; past the
+    /// reserve, moves are answered at once (`game_clock.rs`).
+    pub clock_reserve_ms: u64,
     /// The machine accepts a draw when its own score is at most minus this.
     pub draw_accept_margin: i32,
     /// Before this ply (the opening) the machine refuses every draw.
@@ -156,6 +162,7 @@ impl Default for Params {
             expert_budget_ms: 2000,
             clock_moves_ahead: 20,
             clock_placement_weight: 1.0,
+            clock_reserve_ms: 60,
             draw_accept_margin: 30,
             draw_min_ply: 20,
             lmr_depth: 3,
