@@ -29,7 +29,8 @@ use crate::{Limits, Params, SearchLimit};
 const INCREMENT_SHARE: f64 = 0.75;
 /// One move takes at most a quarter of the time left.
 const LEFT_DIVISOR: u32 = 4;
-/// Once only the reserve is left, a move takes this fraction of it.
+/// A move gets at least this fraction of the time left: all it gets once
+/// only the reserve is left and no increment comes.
 const RESERVE_DIVISOR: u32 = 500;
 
 /// `limits` with a game clock's share added as a movetime: the searches
@@ -152,8 +153,8 @@ mod tests {
         // Within the reserve: a 500th of what is left, and nothing of nothing.
         assert_eq!(budget(ms(50), ms(0), &pos, &p), Duration::from_micros(100));
         assert_eq!(budget(Duration::ZERO, ms(0), &pos, &p), Duration::ZERO);
-        // The increment is spent whole once the reserve is reached: it pays
-        // for itself.
+        // Within the reserve a move still spends three quarters of the
+        // increment, which pays for itself.
         assert_eq!(budget(ms(50), ms(8), &pos, &p), ms(6));
     }
 

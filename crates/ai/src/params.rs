@@ -43,8 +43,8 @@ pub struct Params {
     /// Under a game clock: the time, in milliseconds, kept back from the
     /// share of every move for the answers still to come. A harness charges
     /// each answer's way back as well as its search, and without an
-    /// increment a long game is paid for from what is left; past the
-    /// reserve, moves are answered at once (`game_clock.rs`).
+    /// increment a long game is paid for from what is left; within the
+    /// reserve a move gets a 500th of the time left (`game_clock.rs`).
     pub clock_reserve_ms: u64,
     /// The machine accepts a draw when its own score is at most minus this.
     pub draw_accept_margin: i32,
