@@ -100,13 +100,26 @@ mod tests {
     /// Spends each budget in full over a game of twelve placements and
     /// then steps, and returns the time of each move.
     fn spend(params: &Params, steps: usize) -> Vec<Duration> {
-        let mut left = ms(60_000);
+        spend_from(params, ms(60_000), Duration::ZERO, steps)
+    }
+
+    /// [`spend`] from a clock of `clock`, each move charged `per_answer`
+    /// more for its way back; panics once the clock runs out.
+    fn spend_from(
+        params: &Params,
+        clock: Duration,
+        per_answer: Duration,
+        steps: usize,
+    ) -> Vec<Duration> {
+        let mut left = clock;
         let mut times = Vec::new();
         for reserve in (0..=12).rev() {
             let pos = yote(&format!("5/5/5/5/5 {reserve} {reserve} r 0"));
             for _ in 0..if reserve == 0 { steps } else { 1 } {
                 let t = budget(left, ms(0), &pos, params);
-                left -= t;
+                left = left
+                    .checked_sub(t + per_answer)
+                    .unwrap_or_else(|| panic!("out of time at move {}", times.len()));
                 times.push(t);
             }
         }
@@ -164,15 +177,8 @@ mod tests {
         // and 0.2 ms for the answer's way back. A millisecond at least a
         // move ran out at the 92nd; Yoté games of 300 plies are common.
         let p = Params::default();
-        let mut left = ms(1_000);
-        for moves in 0..300 {
-            let reserve = 12u8.saturating_sub(moves.min(12) as u8);
-            let pos = yote(&format!("5/5/5/5/5 {reserve} 12 r 0"));
-            let spent = budget(left, ms(0), &pos, &p) + Duration::from_micros(200);
-            left = left
-                .checked_sub(spent)
-                .unwrap_or_else(|| panic!("out of time at move {moves}"));
-        }
+        let times = spend_from(&p, ms(1_000), Duration::from_micros(200), 288);
+        assert_eq!(times.len(), 300);
         // The first placement still gets nine tenths of a 32nd of the clock.
         let start = AnyPosition::Yote(yote::Position::START);
         assert!(budget(ms(1_000), ms(0), &start, &p) > ms(1_000) / 32 * 9 / 10);
