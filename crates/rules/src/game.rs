@@ -23,6 +23,8 @@ pub trait GamePosition: Clone + Debug + Display + PartialEq + Eq + Sized {
     /// The side to move.
     fn turn(&self) -> Self::Side;
     /// Plays `m` after checking it; on error the position is unchanged.
+    /// A position whose [`GamePosition::outcome`] is decided refuses every
+    /// move ([`crate::Record`] relies on it).
     fn play(&mut self, m: &Self::Move) -> Result<(), IllegalMove>;
     /// The end decided by this position alone, if the game is over.
     fn outcome(&self) -> Option<Outcome<Self::Side>>;

@@ -129,17 +129,20 @@ impl Play {
     }
 
     /// Replays `moves` from `fen`; on the first bad move, the record of the
-    /// moves before it and why it failed.
+    /// moves before it (boxed: it is large) and why it failed.
     pub fn replay<S: AsRef<str>>(
         kind: GameKind,
         fen: &str,
         moves: &[S],
-    ) -> Result<Play, (Option<Play>, String)> {
+    ) -> Result<Play, (Option<Box<Play>>, String)> {
         let mut play = Play::start(kind, fen).map_err(|e| (None, e))?;
         for (ply, m) in moves.iter().enumerate() {
             let m = m.as_ref();
             if let Err(e) = play.play(m) {
-                return Err((Some(play), format!("stored move {m} at ply {ply}: {e}")));
+                return Err((
+                    Some(Box::new(play)),
+                    format!("stored move {m} at ply {ply}: {e}"),
+                ));
             }
         }
         Ok(play)

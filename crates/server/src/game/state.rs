@@ -114,7 +114,7 @@ impl Game {
             Ok(play) => play,
             Err((partial, why)) => {
                 row.damaged.get_or_insert(why);
-                partial.unwrap_or_else(|| {
+                partial.map(|p| *p).unwrap_or_else(|| {
                     let fen = match row.kind {
                         crate::domain::GameKind::Yote => {
                             palabre_rules::yote::Position::START.to_string()
