@@ -66,8 +66,47 @@ impl Limits {
         })
     }
 
+    /// The same bounds once `spent` has gone from every time they give
+    /// (a movetime, a clock), as when the request waited that long.
+    pub fn after(self, spent: Duration) -> Limits {
+        let less = |limit| match limit {
+            SearchLimit::MoveTime(t) => SearchLimit::MoveTime(t.saturating_sub(spent)),
+            SearchLimit::Clock { left, increment } => SearchLimit::Clock {
+                left: left.saturating_sub(spent),
+                increment,
+            },
+            other => other,
+        };
+        Limits(self.0.into_iter().map(less).collect())
+    }
+
     /// Whether nothing bounds the search (it then runs until stopped).
     pub fn is_infinite(&self) -> bool {
         self.0.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_spent_comes_off_the_movetime_and_the_clock_only() {
+        let ms = Duration::from_millis;
+        let limits = Limits::new()
+            .with(SearchLimit::MoveTime(ms(100)))
+            .with(SearchLimit::Clock {
+                left: ms(5_000),
+                increment: ms(50),
+            })
+            .with(SearchLimit::Nodes(1_000))
+            .with(SearchLimit::Depth(7));
+        let later = limits.after(ms(30));
+        assert_eq!(later.movetime(), Some(ms(70)));
+        assert_eq!(later.clock(), Some((ms(4_970), ms(50))));
+        assert_eq!((later.nodes(), later.depth()), (Some(1_000), Some(7)));
+        let spent = later.after(ms(500));
+        assert_eq!(spent.movetime(), Some(Duration::ZERO));
+        assert_eq!(spent.clock(), Some((ms(4_470), ms(50))));
     }
 }

@@ -6,7 +6,7 @@ use std::collections::VecDeque;
 use std::io::{BufRead, Read, Write};
 use std::path::Path;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use palabre_ai::player::AnyPosition;
 use palabre_ai::tables::Tables;
@@ -179,9 +179,10 @@ fn parse_option(args: &[&str], params: &Params) -> Result<Params, String> {
 /// over; a longer line is skipped with an error rather than held in memory.
 const MAX_LINE: usize = 1 << 20;
 
-/// A line of input, or why it could not be read as a command.
+/// A line of input with when it was read, or why it could not be read as
+/// a command.
 enum Input {
-    Line(String),
+    Line(String, Instant),
     Unreadable(String),
 }
 
@@ -202,7 +203,7 @@ fn read_line(input: &mut impl BufRead) -> std::io::Result<Option<Input>> {
     let end = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
     let end = end.strip_suffix(b"\r").unwrap_or(end);
     Ok(Some(match std::str::from_utf8(end) {
-        Ok(line) => Input::Line(line.to_owned()),
+        Ok(line) => Input::Line(line.to_owned(), Instant::now()),
         Err(_) => Input::Unreadable("line is not UTF-8".into()),
     }))
 }
@@ -230,8 +231,8 @@ enum Next {
 }
 
 impl Session {
-    /// Handles a command while no search runs.
-    fn command(&mut self, command: &str, args: &[&str]) -> Next {
+    /// Handles a command, read at `read`, while no search runs.
+    fn command(&mut self, command: &str, args: &[&str], read: Instant) -> Next {
         match command {
             "isready" => say("readyok"),
             "quit" => return Next::Quit,
@@ -244,7 +245,7 @@ impl Session {
                 Ok(g) => self.game = Some(g),
                 Err(e) => say(&format!("error {e}")),
             },
-            "go" => self.go(args),
+            "go" => self.go(args, read),
             "setoption" => match parse_option(args, &self.params) {
                 Ok(params) => {
                     self.worker.configure(params.clone());
@@ -257,7 +258,11 @@ impl Session {
         Next::Continue
     }
 
-    fn go(&mut self, args: &[&str]) {
+    /// Starts a search. The time since the `go` was `read` counts against
+    /// its movetime and clock: the caller's clock ran while the commands
+    /// before it were handled (replaying a long 4×36 game's moves takes a
+    /// few tenths of a millisecond, a 1 ms move's third).
+    fn go(&mut self, args: &[&str], read: Instant) {
         let Go {
             level,
             limits,
@@ -266,6 +271,7 @@ impl Session {
             Ok(parsed) => parsed,
             Err(e) => return say(&format!("error {e}")),
         };
+        let limits = limits.after(read.elapsed());
         let Some(game) = &self.game else {
             return say("error no position: send position first");
         };
@@ -300,8 +306,8 @@ impl Session {
     /// search before it. Returns whether `quit` was read.
     fn drain(&mut self, pending: &mut VecDeque<Input>) -> bool {
         while let Some(input) = pending.pop_front() {
-            let line = match input {
-                Input::Line(line) => line,
+            let (line, read) = match input {
+                Input::Line(line, read) => (line, read),
                 Input::Unreadable(why) if !self.searching => {
                     say(&format!("error {why}"));
                     continue;
@@ -323,11 +329,11 @@ impl Session {
                     return true;
                 }
                 (_, true) => {
-                    pending.push_front(Input::Line(line));
+                    pending.push_front(Input::Line(line, read));
                     return false;
                 }
                 (_, false) => {
-                    if matches!(self.command(command, args), Next::Quit) {
+                    if matches!(self.command(command, args, read), Next::Quit) {
                         return true;
                     }
                 }
@@ -421,7 +427,7 @@ mod tests {
         let mut input = std::io::Cursor::new(bytes);
         std::iter::from_fn(|| read_line(&mut input).unwrap())
             .map(|line| match line {
-                Input::Line(l) => Ok(l),
+                Input::Line(l, _) => Ok(l),
                 Input::Unreadable(why) => Err(why),
             })
             .collect()

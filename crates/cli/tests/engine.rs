@@ -122,6 +122,33 @@ fn says_none_when_the_game_is_over() {
     assert_eq!(bestmoves(&session(&script)), ["none", "none"]);
 }
 
+/// The info lines of each search, counted between its `bestmove`s.
+fn infos_per_search(lines: &[String]) -> Vec<usize> {
+    let mut counts = vec![0];
+    for line in lines {
+        if line.starts_with("info ") {
+            *counts.last_mut().unwrap() += 1;
+        } else if line.starts_with("bestmove ") {
+            counts.push(0);
+        }
+    }
+    counts.pop();
+    counts
+}
+
+#[test]
+fn a_go_s_time_runs_from_when_it_was_sent() {
+    // The second `go` waits behind the first search (at least 0.9 s of its
+    // 2 s): its 500 ms are gone when it starts, so it answers at once,
+    // with no iteration reported. Sent alone, it reports some.
+    let position = "position yote startpos moves c3 c4\n";
+    let queued = session(&format!("{position}go movetime 2000\ngo movetime 500\n"));
+    assert_eq!(bestmoves(&queued).len(), 2, "{queued:?}");
+    assert_eq!(infos_per_search(&queued)[1], 0, "{queued:?}");
+    let alone = session(&format!("{position}go movetime 500\n"));
+    assert!(infos_per_search(&alone)[0] > 0, "{alone:?}");
+}
+
 #[test]
 fn stop_answers_at_once() {
     let start = std::time::Instant::now();
