@@ -17,7 +17,9 @@
 //! hundreds of answers. Yoté is decided while the balls are placed, so a
 //! placement can be made to weigh `clock_placement_weight` later moves;
 //! giving the placements twice or four times the share did not win in the
-//! arena (docs/strength.md, "A game clock"), so it weighs one.
+//! arena (docs/strength.md, "A game clock"), so it weighs one. An Nsolo
+//! game's length grows with its board: 4×36 games run to 600 plies, so
+//! the moves expected there come from the pits and the stones in play.
 
 use std::time::Duration;
 
@@ -80,14 +82,24 @@ fn weights(position: &AnyPosition, params: &Params) -> (f64, f64) {
                 (1.0, tail)
             }
         }
-        AnyPosition::Nsolo(_) => (1.0, tail),
+        AnyPosition::Nsolo(pos) => (1.0, tail.max(nsolo_moves_left(pos, params))),
     }
+}
+
+/// The moves the mover of `pos` can still expect to make: a game's length
+/// grows with the board's pits and, less than in proportion, with the
+/// stones still in play (most of a 4×36 game is played with 20 to 60).
+fn nsolo_moves_left(pos: &palabre_rules::nsolo::Position, params: &Params) -> f64 {
+    use palabre_rules::nsolo::Side;
+    let pits = 4.0 * f64::from(pos.size());
+    let stones = f64::from(pos.stones(Side::South) + pos.stones(Side::North));
+    params.clock_nsolo_length * pits * stones.sqrt()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use palabre_rules::yote;
+    use palabre_rules::{nsolo, yote};
 
     fn ms(n: u64) -> Duration {
         Duration::from_millis(n)
@@ -185,9 +197,52 @@ mod tests {
     }
 
     #[test]
-    fn nsolo_spreads_evenly() {
+    fn nsolo_spreads_over_the_moves_its_board_lasts() {
         let p = Params::default();
-        let pos = AnyPosition::Nsolo(palabre_rules::nsolo::Position::start(8).expect("4x8"));
-        assert_eq!(budget(ms(30_000), ms(0), &pos, &p), ms(1497));
+        let start = |size| AnyPosition::Nsolo(nsolo::Position::start(size).expect("a size"));
+        // 4×8 from the start: 60 stones, 0.12 × 32 × √60 ≈ 29.7 moves.
+        let narrow = budget(ms(30_000), ms(0), &start(8), &p);
+        assert!(
+            narrow > ms(30_000) / 31 && narrow < ms(30_000) / 29,
+            "{narrow:?}"
+        );
+        // 4×36: 284 stones, about 291 moves, where a flat 20 gave a 20th.
+        let wide = budget(ms(30_000), ms(0), &start(36), &p);
+        assert!(
+            wide > ms(30_000) / 300 && wide < ms(30_000) / 280,
+            "{wide:?}"
+        );
+    }
+
+    /// Spends a clock of 1 s, no increment, on `moves` moves of a 4×36
+    /// board with 48 stones in play (the middle of a game there), each
+    /// answer charged its budget and 0.4 ms for its way back, as through a
+    /// pipe on that board; returns where the clock fell, if it did.
+    fn spend_wide(params: &Params, moves: usize) -> Option<usize> {
+        let row = format!("{}{}", "1,".repeat(12), "0,".repeat(23) + "0");
+        let fen = format!("{row}/{row}/{row}/{row} s");
+        let pos = AnyPosition::Nsolo(fen.parse().expect("a 4x36 position"));
+        let mut left = ms(1_000);
+        for n in 0..moves {
+            let t = budget(left, ms(0), &pos, params);
+            left = match left.checked_sub(t + Duration::from_micros(400)) {
+                Some(rest) => rest,
+                None => return Some(n),
+            };
+        }
+        None
+    }
+
+    #[test]
+    fn a_sudden_death_clock_lasts_a_whole_game_on_the_widest_board() {
+        // A 4×36 game runs to 300 moves a side. Expecting 20 moves ahead
+        // whatever the board, the clock was spent in the first hundred and
+        // the reserve could not pay for the answers after them.
+        assert_eq!(spend_wide(&Params::default(), 300), None);
+        let flat = Params {
+            clock_nsolo_length: 0.0,
+            ..Params::default()
+        };
+        assert_eq!(spend_wide(&flat, 300), Some(223));
     }
 }

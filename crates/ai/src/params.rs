@@ -36,6 +36,13 @@ pub struct Params {
     /// Under a game clock: the moves a side expects to make after its
     /// placements (all of Nsolo's moves), in `game_clock.rs`.
     pub clock_moves_ahead: u32,
+    /// Under a game clock on an Nsolo board: the mover still expects this
+    /// times the board's pits times the square root of the stones in play
+    /// moves, if more than `clock_moves_ahead`. Fitted to 50 games between
+    /// Confirmé and itself on 4×8 to 4×36, where a game runs from 50 plies
+    /// (4×8) to 640 (4×36): at a flat 20, a 4×36 game spent its clock in
+    /// its first hundred moves and lost on time (docs/strength.md).
+    pub clock_nsolo_length: f64,
     /// Under a game clock: how many later moves one Yoté placement still
     /// in reserve weighs. One: twice or four times did not win
     /// (docs/strength.md, "A game clock").
@@ -161,6 +168,7 @@ impl Default for Params {
             nsolo_quiescence_width: 3,
             expert_budget_ms: 2000,
             clock_moves_ahead: 20,
+            clock_nsolo_length: 0.12,
             clock_placement_weight: 1.0,
             clock_reserve_ms: 60,
             draw_accept_margin: 30,
@@ -267,6 +275,9 @@ impl Params {
         }
         if !(1..=1000).contains(&self.clock_moves_ahead) {
             return Err("clock_moves_ahead: 1 to 1000".into());
+        }
+        if !(0.0..=10.0).contains(&self.clock_nsolo_length) {
+            return Err("clock_nsolo_length: 0 to 10".into());
         }
         Ok(())
     }
