@@ -122,18 +122,18 @@ fn says_none_when_the_game_is_over() {
     assert_eq!(bestmoves(&session(&script)), ["none", "none"]);
 }
 
-/// The info lines of each search, counted between its `bestmove`s.
-fn infos_per_search(lines: &[String]) -> Vec<usize> {
-    let mut counts = vec![0];
+/// The info lines of each search, those before each `bestmove`.
+fn infos_by_search(lines: &[String]) -> Vec<Vec<&str>> {
+    let mut searches = vec![Vec::new()];
     for line in lines {
         if line.starts_with("info ") {
-            *counts.last_mut().unwrap() += 1;
+            searches.last_mut().unwrap().push(line.as_str());
         } else if line.starts_with("bestmove ") {
-            counts.push(0);
+            searches.push(Vec::new());
         }
     }
-    counts.pop();
-    counts
+    searches.pop();
+    searches
 }
 
 #[test]
@@ -144,9 +144,9 @@ fn a_go_s_time_runs_from_when_it_was_sent() {
     let position = "position yote startpos moves c3 c4\n";
     let queued = session(&format!("{position}go movetime 2000\ngo movetime 500\n"));
     assert_eq!(bestmoves(&queued).len(), 2, "{queued:?}");
-    assert_eq!(infos_per_search(&queued)[1], 0, "{queued:?}");
+    assert!(infos_by_search(&queued)[1].is_empty(), "{queued:?}");
     let alone = session(&format!("{position}go movetime 500\n"));
-    assert!(infos_per_search(&alone)[0] > 0, "{alone:?}");
+    assert!(!infos_by_search(&alone)[0].is_empty(), "{alone:?}");
 }
 
 #[test]
@@ -294,17 +294,18 @@ fn tunables_are_set_by_name_on_the_command_line() {
 
 /// The nodes of the last `info` line before each `bestmove`.
 fn final_nodes(lines: &[String]) -> Vec<u64> {
-    let mut last = 0;
-    let mut all = Vec::new();
-    for line in lines {
-        let words: Vec<&str> = line.split_whitespace().collect();
-        if let ["info", "depth", _, "score", _, "nodes", n, ..] = words[..] {
-            last = n.parse().unwrap();
-        } else if words.first() == Some(&"bestmove") {
-            all.push(last);
-        }
-    }
-    all
+    infos_by_search(lines)
+        .iter()
+        .map(|infos| {
+            infos.last().map_or(0, |info| {
+                let words: Vec<&str> = info.split_whitespace().collect();
+                match words[..] {
+                    ["info", "depth", _, "score", _, "nodes", n, ..] => n.parse().unwrap(),
+                    _ => 0,
+                }
+            })
+        })
+        .collect()
 }
 
 #[test]
