@@ -50,8 +50,9 @@ export async function startServer({ db, args = [] } = {}) {
   const port = await freePort();
   db ??= join(mkdtempSync(join(tmpdir(), 'palabre-')), 'games.db');
   // No ponders after Expert's moves: a minute of search each would load the
-  // machine under the browser (the server's own tests cover them).
-  const env = { PALABRE_PONDER: '0', ...process.env };
+  // machine under the browser (the server's own tests cover them). No
+  // build of the endgame tables at each start either.
+  const env = { PALABRE_PONDER: '0', PALABRE_BUILD_TABLES: '0', ...process.env };
   const proc = spawn(binary(), ['serve', '--addr', `127.0.0.1:${port}`, '--db', db, ...args], { stdio: 'ignore', env });
   const exited = new Promise((ok) => proc.once('exit', ok));
   const stop = () => {

@@ -69,7 +69,8 @@ enum Command {
     /// Speak the engine protocol on stdin/stdout (docs/engine-protocol.md).
     Engine {
         /// Yoté endgame tables Expert answers from where they cover the
-        /// position (`palabre tables build`).
+        /// position (`palabre tables build`); by default `tables`, if it
+        /// holds any.
         #[arg(long, value_name = "DIR", env = "PALABRE_TABLES")]
         tables: Option<std::path::PathBuf>,
         /// `setoption NAME VALUE` changes these later.
@@ -240,7 +241,7 @@ fn main() -> ExitCode {
         Command::Replay { game, start, moves } => conformance::replay(game, &start, &moves),
         Command::Engine { tables, search } => search
             .params()
-            .and_then(|params| engine::run(params, tables.as_deref()))
+            .and_then(|params| engine::run(params, tables.or_else(tables::default_dir).as_deref()))
             .map_err(Failure::Other),
         Command::Arena {
             game,

@@ -45,10 +45,22 @@ pub enum TablesCommand {
     },
 }
 
+/// Where every command looks for the tables when not told: `tables build`
+/// writes there, `serve` builds there if it finds none, `engine` reads it.
+pub const DEFAULT_DIR: &str = "tables";
+
+/// `dir` when not told, if it holds tables: an engine started where
+/// `palabre serve` or `palabre tables build` left them uses them.
+pub fn default_dir() -> Option<PathBuf> {
+    let dir = Path::new(DEFAULT_DIR);
+    let holds = dir.is_dir() && Tables::open(dir).is_ok_and(|t| !t.materials().is_empty());
+    holds.then(|| dir.to_path_buf())
+}
+
 #[derive(Debug, Args)]
 pub struct DirArg {
     /// Where the tables are.
-    #[arg(long, env = "PALABRE_TABLES", default_value = "tables")]
+    #[arg(long, env = "PALABRE_TABLES", default_value = DEFAULT_DIR)]
     dir: PathBuf,
 }
 

@@ -598,6 +598,7 @@ async fn a_second_process_under_a_running_nodes_name_refuses_to_start() {
         .args(["serve", "--addr", &format!("127.0.0.1:{port}"), "--db", &db])
         .env("PALABRE_BUS", nats_url())
         .env("PALABRE_NODE", &name)
+        .env("PALABRE_BUILD_TABLES", "0")
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
         .spawn()

@@ -241,6 +241,47 @@ fn expert_answers_from_the_endgame_tables_when_given_them() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// An engine started where `palabre tables build` (or `palabre serve`) left
+/// the tables in `tables/` answers from them without being told.
+#[test]
+fn expert_finds_the_tables_in_the_default_directory() {
+    let here = tempfile::tempdir().unwrap();
+    let built = tables(&["build", "--max", "4"], &here.path().join("tables"));
+    assert!(built.status.success(), "{built:?}");
+    let script = "position yote fen 5/5/1r3/1r1b1/1r3 0 0 r 0\ngo depth 2\n";
+    let session_in = |cwd: &std::path::Path| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_palabre"))
+            .arg("engine")
+            .current_dir(cwd)
+            .env_remove("PALABRE_TABLES")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(script.as_bytes())
+            .unwrap();
+        let out = BufReader::new(child.stdout.take().unwrap());
+        let lines: Vec<String> = out.lines().map(Result::unwrap).collect();
+        assert!(child.wait().unwrap().success());
+        lines
+    };
+    let found = session_in(here.path());
+    assert!(
+        found.iter().any(|l| l.starts_with("info depth 0")),
+        "{found:?}"
+    );
+    let elsewhere = tempfile::tempdir().unwrap();
+    let none = session_in(elsewhere.path());
+    assert!(
+        !none.iter().any(|l| l.starts_with("info depth 0")),
+        "{none:?}"
+    );
+}
+
 #[test]
 fn reachable_tables_leave_an_odd_material_to_the_search() {
     let dir = std::env::temp_dir().join(format!("palabre-engine-even-{}", std::process::id()));

@@ -21,6 +21,10 @@ pub struct Config {
     pub node: Option<String>,
     /// Yoté endgame tables for Expert and hints (`palabre tables build`).
     pub tables: Option<std::path::PathBuf>,
+    /// Where `tables` holds none, build them there up to this many balls,
+    /// in the background, and use them once built; 0 never builds, and the
+    /// server then runs without tables.
+    pub build_tables: u8,
     pub params: Params,
     pub thinker: ThinkerConfig,
     pub limits: Limits,
@@ -161,6 +165,7 @@ impl Default for Config {
             bus: None,
             node: None,
             tables: None,
+            build_tables: 0,
             params: Params {
                 tt_bits: 18,
                 ..Params::default()

@@ -46,6 +46,7 @@ pub mod seats;
 pub mod state;
 pub mod status;
 pub mod store;
+pub mod table_dir;
 pub mod thinker;
 pub mod upload;
 

@@ -10,6 +10,7 @@ use crate::config::Config;
 use crate::game::Games;
 use crate::guards::Guards;
 use crate::store::{Backend, Store};
+use crate::table_dir;
 use crate::thinker::Thinker;
 
 #[derive(Clone, Debug)]
@@ -44,27 +45,14 @@ impl AppState {
             }
         };
         let tables = match &config.tables {
-            Some(dir) => {
-                let tables = palabre_ai::tables::Tables::open(dir)?;
-                tracing::info!(
-                    "endgame tables: {} materials in {}",
-                    tables.materials().len(),
-                    dir.display()
-                );
-                let tables = Arc::new(tables);
-                // Read in the background: the server answers at once, and
-                // a search that comes first reads what it needs itself.
-                let preloading = Arc::clone(&tables);
-                std::thread::spawn(move || {
-                    if let Err(e) = preloading.preload() {
-                        tracing::error!("endgame tables: {e}");
-                    }
-                });
-                Some(tables)
-            }
+            Some(dir) => table_dir::open(dir, config.build_tables)?,
             None => None,
         };
+        let built = tables.is_none() && config.build_tables > 0;
         let thinker = Arc::new(Thinker::new(&config.thinker, config.params.clone(), tables));
+        if let (true, Some(dir)) = (built, &config.tables) {
+            table_dir::build_in_background(dir.clone(), config.build_tables, Arc::clone(&thinker));
+        }
         let games = Games::new(store, thinker, &config.limits, cluster.clone());
         let shutdown = CancellationToken::new();
         if let Some(cluster) = cluster {

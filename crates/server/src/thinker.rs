@@ -4,8 +4,8 @@
 //! queue is an answer (`busy`) rather than a new thread. When a deep
 //! thread would idle, Expert thinks on its opponent's time there.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
 use palabre_ai::pool::{Busy, GameKey, Pool};
@@ -51,8 +51,9 @@ pub struct Thinker {
     quick: Pool,
     deep: Pool,
     pub params: Params,
-    /// Yoté endgame tables, handed to the searches that deserve them.
-    tables: Option<Arc<Tables>>,
+    /// Yoté endgame tables, handed to the searches that deserve them; set
+    /// later when the server builds them after it starts.
+    tables: RwLock<Option<Arc<Tables>>>,
     ponder: Duration,
 }
 
@@ -74,7 +75,7 @@ impl Thinker {
             quick: Pool::new(c.quick_threads, c.quick_queue, params.clone()),
             deep: Pool::new(c.deep_threads, c.deep_queue, params.clone()),
             params,
-            tables,
+            tables: RwLock::new(tables),
             ponder: c.ponder,
         }
     }
@@ -90,7 +91,19 @@ impl Thinker {
 
     /// The tables themselves, for looking positions up.
     pub fn tables(&self) -> Option<Arc<Tables>> {
-        self.tables.clone()
+        // A poisoned lock still holds a whole `Option`: a swap cannot tear.
+        self.tables
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+    }
+
+    /// Hands tables built after the start to every search from now on.
+    pub fn install_tables(&self, tables: Arc<Tables>) {
+        *self
+            .tables
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(tables);
     }
 
     fn pool(&self, lane: Lane) -> &Pool {

@@ -114,3 +114,66 @@ async fn a_server_without_tables_says_so() {
         "{body}"
     );
 }
+
+/// A server started where its tables' directory holds none builds them
+/// there, and its lookups answer once they are built.
+#[tokio::test]
+async fn a_server_builds_the_tables_it_lacks_and_then_answers_from_them() {
+    let parent = tempfile::tempdir().unwrap();
+    let dir = parent.path().join("tables");
+    let config = Config {
+        tables: Some(dir.clone()),
+        build_tables: 4,
+        ..Config::testing()
+    };
+    let app = app(AppState::open(&config).await.unwrap());
+    let mut client = Client::new(&app);
+    let won = "5/5/1r3/1r1b1/1r3 0 0 r 0";
+    let started = std::time::Instant::now();
+    let body = loop {
+        let (status, body) = client
+            .post("/api/tables/yote", Some(json!({"positions": [won]})))
+            .await;
+        if status == StatusCode::OK {
+            break body;
+        }
+        assert_eq!(code(&body), "no_tables", "{body}");
+        assert!(
+            started.elapsed().as_secs() < 120,
+            "no tables after two minutes"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    };
+    assert_eq!(body["positions"][0]["result"], "win", "{body}");
+    let built = Tables::open(&dir).unwrap();
+    assert_eq!(built.materials().len(), 6, "every material to 4 balls");
+    let left: Vec<_> = std::fs::read_dir(parent.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left, ["tables"], "the staging directory is gone");
+}
+
+/// A tables' directory that is missing leaves the server without tables
+/// when it is not to build them; it still starts.
+#[tokio::test]
+async fn a_missing_tables_directory_is_no_tables_without_a_build() {
+    let parent = tempfile::tempdir().unwrap();
+    let config = Config {
+        tables: Some(parent.path().join("none here")),
+        build_tables: 0,
+        ..Config::testing()
+    };
+    let app = app(AppState::open(&config).await.unwrap());
+    let (status, body) = Client::new(&app)
+        .post(
+            "/api/tables/yote",
+            Some(json!({"positions": ["5/5/1r3/1r1b1/1r3 0 0 r 0"]})),
+        )
+        .await;
+    assert_eq!(
+        (status, code(&body)),
+        (StatusCode::NOT_FOUND, "no_tables"),
+        "{body}"
+    );
+}

@@ -63,6 +63,9 @@ fn spawn(port: u16, db: &str, env: &[(String, String)]) -> Child {
     // each of its moves, loading the machine under every other test; the
     // server's own tests cover them. A test may turn them back on.
     cmd.env("PALABRE_PONDER", "0");
+    // Nor a build of the endgame tables in the working directory at every
+    // start; a test may ask for one.
+    cmd.env("PALABRE_BUILD_TABLES", "0");
     for (k, v) in env {
         cmd.env(k, v);
     }
