@@ -127,7 +127,8 @@ enum Command {
         jobs: usize,
         #[command(flatten)]
         search: search_args::SearchArgs,
-        /// Yoté endgame tables for the Expert contestants.
+        /// Yoté endgame tables for the Expert contestants; by default
+        /// `tables`, if it holds any (an `engine:` contestant reads it too).
         #[arg(long, value_name = "DIR")]
         tables: Option<std::path::PathBuf>,
         /// Write one JSON line a game (result and moves) to this file.
@@ -279,7 +280,7 @@ fn main() -> ExitCode {
                 ponder: [ponder, b_ponder],
                 seed,
                 jobs,
-                tables,
+                tables: tables.or_else(tables::default_dir),
                 records,
                 opening_plies: opening_plies
                     .map_or_else(|| arena::default_opening_plies(game), usize::from),
