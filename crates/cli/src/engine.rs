@@ -364,12 +364,24 @@ pub fn open_tables(dir: &Path) -> anyhow::Result<Arc<Tables>> {
     Ok(Arc::new(tables))
 }
 
+/// The tables in `./tables` when it holds any. Not asked for, so a set
+/// that cannot be read is a warning, and the engine plays without.
+fn default_tables() -> Option<Arc<Tables>> {
+    let dir = crate::tables::default_dir()?;
+    open_tables(&dir)
+        .inspect_err(|e| eprintln!("warning: {}: {e:#}; playing without tables", dir.display()))
+        .ok()
+}
+
 /// Reads commands until `quit` or the end of input. Commands are handled in
 /// order; while a search runs, an `isready`, `stop` or `quit` next in line
 /// is answered or acts on it at once, and the rest wait their turn, so a
 /// script may send a whole session without waiting.
 pub fn run(params: Params, tables: Option<&Path>) -> anyhow::Result<()> {
-    let tables = tables.map(open_tables).transpose()?;
+    let tables = match tables {
+        Some(dir) => Some(open_tables(dir)?),
+        None => default_tables(),
+    };
     let (lines_tx, lines) = crossbeam_channel::unbounded::<Input>();
     std::thread::spawn(move || {
         let mut stdin = std::io::stdin().lock();

@@ -242,7 +242,7 @@ fn main() -> ExitCode {
         Command::Replay { game, start, moves } => conformance::replay(game, &start, &moves),
         Command::Engine { tables, search } => search
             .params()
-            .and_then(|params| engine::run(params, tables.or_else(tables::default_dir).as_deref()))
+            .and_then(|params| engine::run(params, tables.as_deref()))
             .map_err(Failure::Other),
         Command::Arena {
             game,

@@ -280,6 +280,11 @@ fn expert_finds_the_tables_in_the_default_directory() {
         !none.iter().any(|l| l.starts_with("info depth 0")),
         "{none:?}"
     );
+    // A set it was not asked to read and cannot read: it plays without.
+    std::fs::create_dir(elsewhere.path().join("tables")).unwrap();
+    std::fs::write(elsewhere.path().join("tables/yote-1v1.tbl"), b"not a table").unwrap();
+    let unreadable = session_in(elsewhere.path());
+    assert_eq!(bestmoves(&unreadable).len(), 1, "{unreadable:?}");
 }
 
 #[test]
