@@ -2,16 +2,22 @@
 //! directory at the start; where it holds none, they can be built there in
 //! the background, so that a server started with no preparation (`cargo run
 //! --release`) still gives Expert, hints and the analysis's « gagnant en N »
-//! the tables a minute later, without delaying its first page.
+//! the tables half a minute later, without delaying its first page.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use palabre_ai::tables::{self, BuildOptions, Tables};
 
 use crate::thinker::Thinker;
+
+/// The start of a build's staging directory's name, beside `dir`.
+const STAGING_PREFIX: &str = ".palabre-tables-";
+/// A staging directory untouched this long belongs to a build that died
+/// (its server was stopped): a running build adds a file far more often.
+const STALE_AFTER: Duration = Duration::from_secs(24 * 3600);
 
 /// The tables in `dir`, read into memory in the background; `None` when the
 /// directory is missing or holds no table (then built if `build` > 0).
@@ -77,8 +83,9 @@ pub fn build(dir: &Path, max: u8) -> anyhow::Result<Arc<Tables>> {
         _ => Path::new("."),
     };
     std::fs::create_dir_all(parent).with_context(|| parent.display().to_string())?;
+    remove_stale_staging(parent);
     let staging = tempfile::Builder::new()
-        .prefix(".palabre-tables-")
+        .prefix(STAGING_PREFIX)
         .tempdir_in(parent)
         .with_context(|| parent.display().to_string())?;
     tracing::info!(
@@ -106,6 +113,30 @@ pub fn build(dir: &Path, max: u8) -> anyhow::Result<Arc<Tables>> {
         started.elapsed().as_secs_f64()
     );
     Ok(Arc::new(tables))
+}
+
+/// Removes the staging directories in `parent` that builds which died
+/// left behind; another server's running build keeps its own.
+fn remove_stale_staging(parent: &Path) {
+    let Ok(entries) = std::fs::read_dir(parent) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let named = entry
+            .file_name()
+            .to_str()
+            .is_some_and(|n| n.starts_with(STAGING_PREFIX));
+        let age = entry.metadata().and_then(|m| m.modified()).ok();
+        let stale = age
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|a| a > STALE_AFTER);
+        if named && stale {
+            match std::fs::remove_dir_all(entry.path()) {
+                Ok(()) => tracing::info!("removed {}, a build that died", entry.path().display()),
+                Err(e) => tracing::warn!("{}: {e}", entry.path().display()),
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -147,6 +178,26 @@ mod tests {
         assert_eq!(
             existing(&dir).unwrap().unwrap().materials(),
             built.materials()
+        );
+    }
+
+    #[test]
+    fn a_build_removes_the_staging_left_by_a_build_that_died_long_ago() {
+        let parent = tempfile::tempdir().unwrap();
+        let old = parent.path().join(".palabre-tables-dead");
+        let running = parent.path().join(".palabre-tables-running");
+        std::fs::create_dir(&old).unwrap();
+        std::fs::create_dir(&running).unwrap();
+        let two_days_ago = std::time::SystemTime::now() - 2 * STALE_AFTER;
+        std::fs::File::open(&old)
+            .unwrap()
+            .set_modified(two_days_ago)
+            .unwrap();
+        build(&parent.path().join("tables"), 2).unwrap();
+        assert_eq!(
+            names(parent.path()),
+            [".palabre-tables-running", "tables"],
+            "the dead build's directory goes, the running one's stays"
         );
     }
 }
