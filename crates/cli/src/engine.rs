@@ -367,10 +367,15 @@ pub fn open_tables(dir: &Path) -> anyhow::Result<Arc<Tables>> {
 /// The tables in `./tables` when it holds any. Not asked for, so a set
 /// that cannot be read is a warning, and the engine plays without.
 fn default_tables() -> Option<Arc<Tables>> {
-    let dir = crate::tables::default_dir()?;
-    open_tables(&dir)
-        .inspect_err(|e| eprintln!("warning: {}: {e:#}; playing without tables", dir.display()))
-        .ok()
+    let dir = Path::new(crate::tables::DEFAULT_DIR);
+    let tables = Tables::find(dir).ok().flatten()?;
+    match tables.preload() {
+        Ok(()) => Some(Arc::new(tables)),
+        Err(e) => {
+            eprintln!("warning: {}: {e:#}; playing without tables", dir.display());
+            None
+        }
+    }
 }
 
 /// Reads commands until `quit` or the end of input. Commands are handled in

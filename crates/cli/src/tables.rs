@@ -53,7 +53,7 @@ pub const DEFAULT_DIR: &str = "tables";
 /// `palabre serve` or `palabre tables build` left them uses them.
 pub fn default_dir() -> Option<PathBuf> {
     let dir = Path::new(DEFAULT_DIR);
-    let holds = dir.is_dir() && Tables::open(dir).is_ok_and(|t| !t.materials().is_empty());
+    let holds = dir.is_dir() && Tables::find(dir).is_ok_and(|t| t.is_some());
     holds.then(|| dir.to_path_buf())
 }
 

@@ -44,14 +44,9 @@ impl AppState {
                 Some(cluster)
             }
         };
-        let tables = match &config.tables {
-            Some(dir) => table_dir::open(dir, config.build_tables)?,
-            None => None,
-        };
-        let built = tables.is_none() && config.build_tables > 0;
-        let thinker = Arc::new(Thinker::new(&config.thinker, config.params.clone(), tables));
-        if let (true, Some(dir)) = (built, &config.tables) {
-            table_dir::build_in_background(dir.clone(), config.build_tables, Arc::clone(&thinker));
+        let thinker = Arc::new(Thinker::new(&config.thinker, config.params.clone(), None));
+        if let Some(dir) = &config.tables {
+            table_dir::provide(dir, config.build_tables, &thinker)?;
         }
         let games = Games::new(store, thinker, &config.limits, cluster.clone());
         let shutdown = CancellationToken::new();

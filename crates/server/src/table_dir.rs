@@ -19,42 +19,35 @@ const STAGING_PREFIX: &str = ".palabre-tables-";
 /// (its server was stopped): a running build adds a file far more often.
 const STALE_AFTER: Duration = Duration::from_secs(24 * 3600);
 
-/// The tables in `dir`, read into memory in the background; `None` when the
-/// directory is missing or holds no table (then built if `build` > 0).
-pub fn open(dir: &Path, build: u8) -> anyhow::Result<Option<Arc<Tables>>> {
-    let Some(tables) = existing(dir)? else {
-        if build == 0 {
-            tracing::warn!(
-                "no endgame tables in {}: Expert plays without",
+/// Gives `thinker` the tables in `dir`, read into memory in the
+/// background; where it is missing or holds no table, builds them there
+/// first if `build` > 0, or leaves the server without.
+pub fn provide(dir: &Path, build: u8, thinker: &Arc<Thinker>) -> anyhow::Result<()> {
+    match Tables::find(dir)? {
+        Some(tables) => {
+            tracing::info!(
+                "endgame tables: {} materials in {}",
+                tables.materials().len(),
                 dir.display()
             );
+            let tables = Arc::new(tables);
+            // Read in the background: the server answers at once, and a
+            // search that comes first reads what it needs itself.
+            let preloading = Arc::clone(&tables);
+            std::thread::spawn(move || {
+                if let Err(e) = preloading.preload() {
+                    tracing::error!("endgame tables: {e}");
+                }
+            });
+            thinker.install_tables(tables);
         }
-        return Ok(None);
-    };
-    tracing::info!(
-        "endgame tables: {} materials in {}",
-        tables.materials().len(),
-        dir.display()
-    );
-    let tables = Arc::new(tables);
-    // Read in the background: the server answers at once, and a search
-    // that comes first reads what it needs itself.
-    let preloading = Arc::clone(&tables);
-    std::thread::spawn(move || {
-        if let Err(e) = preloading.preload() {
-            tracing::error!("endgame tables: {e}");
-        }
-    });
-    Ok(Some(tables))
-}
-
-/// The tables in `dir`, or `None` if it is missing or holds none.
-fn existing(dir: &Path) -> anyhow::Result<Option<Tables>> {
-    if !dir.exists() {
-        return Ok(None);
+        None if build > 0 => build_in_background(dir.to_path_buf(), build, Arc::clone(thinker)),
+        None => tracing::warn!(
+            "no endgame tables in {}: Expert plays without",
+            dir.display()
+        ),
     }
-    let tables = Tables::open(dir)?;
-    Ok((!tables.materials().is_empty()).then_some(tables))
+    Ok(())
 }
 
 /// Builds the tables up to `max` balls into `dir` on a thread of its own,
@@ -100,7 +93,7 @@ pub fn build(dir: &Path, max: u8) -> anyhow::Result<Arc<Tables>> {
     // An empty `dir` is replaced; one that meanwhile got another server's
     // tables refuses, and those are used (the staging copy goes on drop).
     if let Err(e) = std::fs::rename(staging.path(), dir)
-        && existing(dir)?.is_none()
+        && Tables::find(dir)?.is_none()
     {
         return Err(e).with_context(|| dir.display().to_string());
     }
@@ -170,13 +163,13 @@ mod tests {
     fn an_empty_directory_is_filled_and_a_missing_or_empty_one_holds_none() {
         let parent = tempfile::tempdir().unwrap();
         let dir = parent.path().join("tables");
-        assert!(existing(&dir).unwrap().is_none());
+        assert!(Tables::find(&dir).unwrap().is_none());
         std::fs::create_dir(&dir).unwrap();
-        assert!(existing(&dir).unwrap().is_none());
+        assert!(Tables::find(&dir).unwrap().is_none());
         let built = build(&dir, 3).unwrap();
         assert_eq!(built.materials().len(), 3, "1v1, 1v2 and 2v1");
         assert_eq!(
-            existing(&dir).unwrap().unwrap().materials(),
+            Tables::find(&dir).unwrap().unwrap().materials(),
             built.materials()
         );
     }

@@ -162,6 +162,16 @@ impl Tables {
         })
     }
 
+    /// The tables in `dir`, or `None` if it is missing or holds no table:
+    /// where a caller may build them, or play without.
+    pub fn find(dir: &Path) -> Result<Option<Tables>, TableError> {
+        if !dir.exists() {
+            return Ok(None);
+        }
+        let tables = Tables::open(dir)?;
+        Ok((!tables.loaded.is_empty()).then_some(tables))
+    }
+
     /// Reads every table into memory now, so that no search pays for a
     /// read in the middle of its budget (a large table takes longer than a
     /// short move).
