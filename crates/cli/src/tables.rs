@@ -49,11 +49,11 @@ pub enum TablesCommand {
 /// writes there, `serve` builds there if it finds none, `engine` reads it.
 pub const DEFAULT_DIR: &str = "tables";
 
-/// `dir` when not told, if it holds tables: an engine started where
+/// `dir` when not told, if it holds tables: an arena started where
 /// `palabre serve` or `palabre tables build` left them uses them.
 pub fn default_dir() -> Option<PathBuf> {
     let dir = Path::new(DEFAULT_DIR);
-    let holds = dir.is_dir() && Tables::find(dir).is_ok_and(|t| t.is_some());
+    let holds = Tables::find(dir).is_ok_and(|t| t.is_some());
     holds.then(|| dir.to_path_buf())
 }
 

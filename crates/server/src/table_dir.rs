@@ -114,16 +114,18 @@ fn remove_stale_staging(parent: &Path) {
     let Ok(entries) = std::fs::read_dir(parent) else {
         return;
     };
-    for entry in entries.flatten() {
-        let named = entry
+    let staging = entries.flatten().filter(|entry| {
+        entry
             .file_name()
             .to_str()
-            .is_some_and(|n| n.starts_with(STAGING_PREFIX));
+            .is_some_and(|n| n.starts_with(STAGING_PREFIX))
+    });
+    for entry in staging {
         let age = entry.metadata().and_then(|m| m.modified()).ok();
         let stale = age
             .and_then(|t| t.elapsed().ok())
             .is_some_and(|a| a > STALE_AFTER);
-        if named && stale {
+        if stale {
             match std::fs::remove_dir_all(entry.path()) {
                 Ok(()) => tracing::info!("removed {}, a build that died", entry.path().display()),
                 Err(e) => tracing::warn!("{}: {e}", entry.path().display()),
