@@ -368,9 +368,13 @@ pub fn open_tables(dir: &Path) -> anyhow::Result<Arc<Tables>> {
 /// that cannot be read is a warning, and the engine plays without.
 fn default_tables() -> Option<Arc<Tables>> {
     let dir = Path::new(crate::tables::DEFAULT_DIR);
-    let tables = Tables::find(dir).ok().flatten()?;
-    match tables.preload() {
-        Ok(()) => Some(Arc::new(tables)),
+    let found = Tables::find(dir).and_then(|found| {
+        found
+            .map(|tables| tables.preload().map(|()| tables))
+            .transpose()
+    });
+    match found {
+        Ok(tables) => tables.map(Arc::new),
         Err(e) => {
             eprintln!("warning: {}: {e:#}; playing without tables", dir.display());
             None

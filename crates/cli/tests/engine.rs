@@ -256,6 +256,7 @@ fn expert_finds_the_tables_in_the_default_directory() {
             .env_remove("PALABRE_TABLES")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
             .spawn()
             .unwrap();
         child
@@ -264,27 +265,42 @@ fn expert_finds_the_tables_in_the_default_directory() {
             .unwrap()
             .write_all(script.as_bytes())
             .unwrap();
-        let out = BufReader::new(child.stdout.take().unwrap());
-        let lines: Vec<String> = out.lines().map(Result::unwrap).collect();
-        assert!(child.wait().unwrap().success());
-        lines
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success());
+        let lines: Vec<String> = String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(str::to_owned)
+            .collect();
+        (lines, String::from_utf8(out.stderr).unwrap())
     };
-    let found = session_in(here.path());
+    let (found, _) = session_in(here.path());
     assert!(
         found.iter().any(|l| l.starts_with("info depth 0")),
         "{found:?}"
     );
     let elsewhere = tempfile::tempdir().unwrap();
-    let none = session_in(elsewhere.path());
+    let (none, quiet) = session_in(elsewhere.path());
     assert!(
         !none.iter().any(|l| l.starts_with("info depth 0")),
         "{none:?}"
     );
-    // A set it was not asked to read and cannot read: it plays without.
-    std::fs::create_dir(elsewhere.path().join("tables")).unwrap();
-    std::fs::write(elsewhere.path().join("tables/yote-1v1.tbl"), b"not a table").unwrap();
-    let unreadable = session_in(elsewhere.path());
-    assert_eq!(bestmoves(&unreadable).len(), 1, "{unreadable:?}");
+    assert_eq!(quiet, "", "no tables is no warning");
+    // Sets it was not asked to read and cannot read, a damaged table and a
+    // `tables` that is no directory: it says so and plays without.
+    let damaged = tempfile::tempdir().unwrap();
+    std::fs::create_dir(damaged.path().join("tables")).unwrap();
+    std::fs::write(damaged.path().join("tables/yote-1v1.tbl"), b"not a table").unwrap();
+    let not_a_dir = tempfile::tempdir().unwrap();
+    std::fs::write(not_a_dir.path().join("tables"), b"").unwrap();
+    for cwd in [damaged.path(), not_a_dir.path()] {
+        let (lines, warning) = session_in(cwd);
+        assert_eq!(bestmoves(&lines).len(), 1, "{lines:?}");
+        assert!(
+            warning.contains("warning: tables: ") && warning.contains("playing without tables"),
+            "{warning:?}"
+        );
+    }
 }
 
 #[test]
