@@ -3,8 +3,9 @@
 //! of being shut in, and how the board's free holes serve each side's
 //! remaining placements), the material lead weighed by the balls already
 //! gone and, once a crowded board is all that is left, the steps each side
-//! can make without giving a jump; fading to the draw as the quiet count
-//! nears 120.
+//! can make without giving a jump; while a side still places, patterns of
+//! the board learnt from game results; fading to the draw as the quiet
+//! count nears 120.
 //!
 //! The features are public so that `examples/texel.rs` can fit their
 //! weights to game results with the very function the search uses.
@@ -174,7 +175,16 @@ pub fn lead_trade(pos: &Position, p: &Params) -> i32 {
 /// The terms outside the fitted [`Features`] (`examples/texel.rs` holds
 /// them fixed while it fits the rest).
 pub fn fixed_terms(pos: &Position, p: &Params) -> i32 {
-    crowded_safe(pos, p) + lead_trade(pos, p)
+    crowded_safe(pos, p) + lead_trade(pos, p) + learnt(pos, p)
+}
+
+/// The learnt placement patterns ([`super::patterns`]), at
+/// `yote_patterns` percent of their fitted weight.
+pub fn learnt(pos: &Position, p: &Params) -> i32 {
+    if p.yote_patterns == 0 {
+        return 0;
+    }
+    super::patterns::score(pos) * p.yote_patterns / 100
 }
 
 pub fn evaluate(pos: &Position, p: &Params) -> i32 {
@@ -210,9 +220,16 @@ mod tests {
         let fresh = pos("5/5/2r2/5/5 11 12 b 1");
         let f = features(&fresh);
         let sum: i32 = f.iter().zip(weights(&p)).map(|(f, w)| f * w).sum();
-        assert_eq!(evaluate(&fresh, &p), sum);
+        let learnt = super::super::patterns::score(&fresh) * p.yote_patterns / 100;
+        assert_ne!(learnt, 0);
+        assert_eq!(evaluate(&fresh, &p), sum + learnt);
         let late = pos("5/5/2r2/5/5 11 12 b 90");
-        assert_eq!(evaluate(&late, &p), sum * 30 / p.yote_quiet_fade);
+        assert_eq!(evaluate(&late, &p), (sum + learnt) * 30 / p.yote_quiet_fade);
+        let without = Params {
+            yote_patterns: 0,
+            ..Params::default()
+        };
+        assert_eq!(evaluate(&fresh, &without), sum);
     }
 
     #[test]

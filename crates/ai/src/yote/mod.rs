@@ -3,6 +3,7 @@
 //! values wherever a line reaches a position they hold.
 
 pub mod eval;
+pub mod patterns;
 
 use std::sync::Arc;
 
