@@ -101,8 +101,11 @@ pub fn bucket(mover_reserve: u8, other_reserve: u8, empty_holes: u32) -> Option<
     }
 }
 
-/// The weights read by the board `mine` / `theirs` in phase `bucket`.
+/// The weights read by the board `mine` / `theirs` in phase `bucket`:
+/// two disjoint masks of the 25 holes (a hole held by both would read
+/// past its table) and a phase below [`BUCKETS`].
 pub fn indices(mine: u32, theirs: u32, bucket: usize) -> [u32; ACTIVE] {
+    debug_assert!(mine & theirs == 0 && (mine | theirs) >> 25 == 0 && bucket < BUCKETS);
     let mut out = [0u32; ACTIVE];
     let base = bucket * PER_BUCKET;
     let mut ranks = [0usize; 5];
