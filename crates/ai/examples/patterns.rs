@@ -195,8 +195,8 @@ fn read_game(line: &str, params: &Params, out: &mut Vec<Placement>) -> Result<()
     let mut pos: Position = game.fen.parse()?;
     for (ply, text) in game.moves.iter().enumerate() {
         let (me, them) = (pos.turn(), pos.turn().other());
-        let phase = patterns::bucket(pos.reserve(me), pos.reserve(them), pos.empty().count_ones());
-        if let Some(bucket) = phase.filter(|_| ply >= game.opening && pos.jumps_for(me) == 0) {
+        let quiet = ply >= game.opening && pos.jumps_for(me) == 0;
+        if let Some(bucket) = patterns::phase(&pos).filter(|_| quiet) {
             out.push(Placement {
                 eval: f64::from(evaluate(&pos, params)),
                 mine: pos.balls(me),

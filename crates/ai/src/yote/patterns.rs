@@ -134,12 +134,22 @@ pub fn indices(mine: u32, theirs: u32, bucket: usize) -> [u32; ACTIVE] {
     out
 }
 
+/// The phase of `pos`'s placement ([`bucket`]), from the side to move's
+/// point of view.
+pub fn phase(pos: &Position) -> Option<usize> {
+    let me = pos.turn();
+    bucket(
+        pos.reserve(me),
+        pos.reserve(me.other()),
+        pos.empty().count_ones(),
+    )
+}
+
 /// The weights `pos` reads, from the side to move's point of view.
 pub fn of(pos: &Position) -> Option<[u32; ACTIVE]> {
     let me = pos.turn();
-    let them = me.other();
-    let b = bucket(pos.reserve(me), pos.reserve(them), pos.empty().count_ones())?;
-    Some(indices(pos.balls(me), pos.balls(them), b))
+    let b = phase(pos)?;
+    Some(indices(pos.balls(me), pos.balls(me.other()), b))
 }
 
 fn weight(i: u32) -> i32 {
